@@ -1,0 +1,72 @@
+"""The ``devcontext`` command line: one module per verb under :mod:`generator.commands`.
+
+Exit codes: 0 success; 1 the command ran and found what the user asked it to fail on
+(errors in ``check``, an over-budget context with ``--strict``, ...); 2 the command could
+not run (bad arguments, no layer, invalid request). Tracebacks only with ``--debug``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from typing import Sequence
+
+from . import __version__
+from .errors import DevContextError
+
+__all__ = ["main", "build_parser", "COMMANDS"]
+
+#: Verb -> module under generator.commands exposing ``register(subparsers)`` and ``run(args)``.
+COMMANDS: dict[str, str] = {
+    "build": "build",
+    "check": "check",
+    "compile": "compile",
+    "explain": "explain",
+    "query": "query",
+    "serve": "serve",
+    "synth": "synth",
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="devcontext",
+        description="Compile, explain and publish the development context of an AI layer.",
+    )
+    parser.add_argument("--version", action="version", version=f"devcontext {__version__}")
+    parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for verb, module_name in COMMANDS.items():
+        try:
+            module = importlib.import_module(f".commands.{module_name}", __package__)
+        except ModuleNotFoundError as exc:  # a verb still being built is simply absent
+            if exc.name and exc.name.endswith(f"commands.{module_name}"):
+                continue
+            raise
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "command", None):
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        return int(args.run(args) or 0)
+    except DevContextError as exc:
+        if args.debug:
+            raise
+        print(f"devcontext {args.command}: {exc.message}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

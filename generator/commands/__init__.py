@@ -1,0 +1,1 @@
+"""One module per ``devcontext`` verb; each exposes ``register(subparsers)``."""

@@ -1,0 +1,66 @@
+"""``devcontext check``: load the layer, report counts per kind and every diagnostic."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..diagnostics import count_by_severity
+from ..jsonio import canonical_json_text
+from ..workspace import Workspace
+from .common import add_repo_option, plural
+
+__all__ = ["register", "run"]
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "check",
+        help="load the layer and report every problem",
+        description="Load the layer, print the number of objects per kind and every "
+        "diagnostic (file, line, message). Exit 0 when there are no errors, 1 when there are.",
+    )
+    add_repo_option(p)
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--strict", action="store_true", help="also fail (exit 1) on warnings")
+    p.add_argument("--quiet", "-q", action="store_true", help="omit info diagnostics")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    ws = Workspace.open(args.repo)
+    index = ws.index
+    diagnostics = index.diagnostics
+    counts = count_by_severity(diagnostics)
+    failed = counts["error"] > 0 or (args.strict and counts["warning"] > 0)
+    if args.json:
+        payload = {
+            "fingerprint": index.fingerprint,
+            "files": len(ws.layer.files),
+            "objects": len(index.objects),
+            "kinds": index.counts_by_kind(),
+            "edges": len(index.edges),
+            "unresolved": len(index.unresolved),
+            "counts": counts,
+            "diagnostics": [d.model_dump(exclude_none=True) for d in diagnostics],
+            "ok": not failed,
+        }
+        sys.stdout.write(canonical_json_text(payload, indent=2))
+        return 1 if failed else 0
+    out = sys.stdout
+    print(f"{ws.label}: {plural(len(ws.layer.files), 'file')}, "
+          f"{plural(len(index.objects), 'object')}, {plural(len(index.edges), 'edge')}", file=out)
+    width = max((len(k) for k in index.by_kind), default=4)
+    for kind, n in index.counts_by_kind().items():
+        print(f"  {kind:<{width}}  {n:>6,}", file=out)
+    shown = [d for d in diagnostics if not (args.quiet and d.severity == "info")]
+    if shown:
+        print(file=out)
+    for d in shown:
+        print(f"{d.location()}: {d.severity}: [{d.code}] {d.message}", file=out)
+    print(file=out)
+    verdict = "FAILED" if failed else "ok"
+    print(f"{verdict}: {plural(counts['error'], 'error')}, {plural(counts['warning'], 'warning')}, "
+          f"{plural(counts['info'], 'info', 'info')}" + (" (--strict: warnings fail)" if args.strict else ""),
+          file=out)
+    return 1 if failed else 0

@@ -1,0 +1,369 @@
+"""The index: objects by URI and id, typed edges both ways, unresolved references, a path
+index for scope queries, derived issue states and the layer fingerprint.
+
+Built by the pure function :func:`build_index` from a loaded :class:`Layer`. An index is
+never changed after it is built; a changed layer builds a new one.
+"""
+
+from __future__ import annotations
+
+import bisect
+import posixpath
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from .diagnostics import Diagnostic, sort_diagnostics
+from .layer.discovery import SourceClass
+from .layer.loader import Layer
+from .layer.records import scalar_text
+from .model import LayerObject, uri_for
+from .relations import RELATIONS, TYPED_ALIASES, Relation
+from .states import IssueState, derive_issue_states
+
+__all__ = ["Edge", "ExternalRef", "Unresolved", "Index", "build_index", "normalise_path"]
+
+
+@dataclass(frozen=True, order=True)
+class Edge:
+    """A typed edge between two indexed objects (URIs); ``field`` is where it was declared."""
+
+    source: str
+    target: str
+    kind: str
+    field: str
+
+
+@dataclass(frozen=True, order=True)
+class ExternalRef:
+    """A reference to something the layer names but does not hold (``file:``, ``command:``)."""
+
+    source: str
+    node: str
+    kind: str
+    field: str
+
+
+@dataclass(frozen=True, order=True)
+class Unresolved:
+    """A reference that resolves to nothing."""
+
+    declared_in: str  # repo-relative path of the declaring file
+    source: str  # URI of the declaring object
+    field: str
+    reference: str  # the raw text as written
+    target_uri: str | None  # the identifier it would have had, when a kind is known
+    target_kind: str | None
+    correction: str
+    line: int | None = None
+
+    @property
+    def name(self) -> str:
+        """The identifier to show: the would-be URI, or the raw reference."""
+        return self.target_uri or self.reference
+
+
+def normalise_path(text: str) -> str:
+    """Trim, drop a leading ``./`` and trailing ``/``."""
+    path = text.strip()
+    while path.startswith("./"):
+        path = path[2:]
+    return path.rstrip("/")
+
+
+def _is_under(path: str, prefix: str) -> bool:
+    """Containment by whole path segment: ``lib`` contains ``lib`` and ``lib/x``."""
+    return path == prefix or path.startswith(prefix + "/") or prefix == ""
+
+
+@dataclass
+class Index:
+    layer: Layer
+    objects: dict[str, LayerObject]
+    by_kind: dict[str, list[LayerObject]]
+    #: (kind, identity) -> uri; plus slugs for issues and milestones.
+    by_identity: dict[tuple[str, str], str]
+    #: (kind, stem before '@') -> uris, for rules and skills (sorted).
+    by_stem: dict[tuple[str, str], list[str]]
+    edges: list[Edge]
+    out_edges: dict[str, list[Edge]]
+    in_edges: dict[str, list[Edge]]
+    externals: list[ExternalRef]
+    externals_by_source: dict[str, list[ExternalRef]]
+    unresolved: list[Unresolved]
+    unresolved_by_source: dict[str, list[Unresolved]]
+    issue_states: dict[str, IssueState]
+    diagnostics: list[Diagnostic]
+    #: Sorted (path, uri) pairs, for "what lies under this path" queries.
+    _paths: list[tuple[str, str]] = field(default_factory=list)
+
+    @property
+    def fingerprint(self) -> str:
+        return self.layer.fingerprint
+
+    def get(self, uri: str) -> LayerObject | None:
+        return self.objects.get(uri)
+
+    def kinds(self) -> list[str]:
+        return sorted(self.by_kind)
+
+    def lookup(self, kind: str, name: str) -> LayerObject | None:
+        """An object of ``kind`` by URI, identity or slug (the first in index order)."""
+        name = name.strip()
+        obj = self.objects.get(name)
+        if obj is not None and obj.kind == kind:
+            return obj
+        uri = self.by_identity.get((kind, name))
+        return self.objects.get(uri) if uri else None
+
+    def under(self, prefix: str) -> list[LayerObject]:
+        """Objects whose path equals ``prefix`` or lies under it (by whole segment)."""
+        prefix = normalise_path(prefix)
+        if prefix == "":
+            return [self.objects[u] for _, u in self._paths]
+        start = bisect.bisect_left(self._paths, (prefix, ""))
+        out = []
+        for path, uri in self._paths[start:]:
+            if path == prefix or path.startswith(prefix + "/"):
+                out.append(self.objects[uri])
+            elif not path.startswith(prefix):
+                break
+        return out
+
+    def at_path(self, path: str) -> list[LayerObject]:
+        return [o for o in self.under(path) if o.provenance.path == normalise_path(path)]
+
+    def counts_by_kind(self) -> dict[str, int]:
+        return {k: len(v) for k, v in sorted(self.by_kind.items())}
+
+
+_ADR_NUMBER = re.compile(r"^(?:adr-?)?0*(\d+)$", re.I)
+
+
+class _Builder:
+    def __init__(self, layer: Layer) -> None:
+        self.layer = layer
+        self.objects = {o.uri: o for o in layer.objects}
+        self.by_kind: dict[str, list[LayerObject]] = {}
+        self.by_identity: dict[tuple[str, str], str] = {}
+        self.by_stem: dict[tuple[str, str], list[str]] = {}
+        self.adr_numbers: dict[int, str] = {}
+        for obj in layer.objects:
+            self.by_kind.setdefault(obj.kind, []).append(obj)
+            self.by_identity.setdefault((obj.kind, obj.identity), obj.uri)
+            if "@" in obj.identity:
+                stem = obj.identity.split("@", 1)[0]
+                self.by_stem.setdefault((obj.kind, stem), []).append(obj.uri)
+            if obj.kind == "adr":
+                number = _ADR_NUMBER.match(obj.identity)
+                if number:
+                    self.adr_numbers.setdefault(int(number.group(1)), obj.uri)
+        for obj in layer.objects:
+            if obj.kind in ("issue", "milestone"):
+                slug = scalar_text(obj.fields.get("slug"))
+                if slug:
+                    self.by_identity.setdefault((obj.kind, slug.strip()), obj.uri)
+        for uris in self.by_stem.values():
+            uris.sort()
+        self.classes: tuple[SourceClass, ...] = layer.classes
+        self.edges: set[Edge] = set()
+        self.externals: set[ExternalRef] = set()
+        self.unresolved: list[Unresolved] = []
+
+    # -- resolution --------------------------------------------------------------------
+
+    def _holds(self, kind: str) -> bool:
+        return kind in self.by_kind
+
+    def _by_identity(self, kind: str, name: str) -> list[str]:
+        uri = self.by_identity.get((kind, name))
+        if uri:
+            return [uri]
+        if kind in ("rule", "skill") and "@" not in name:
+            return list(self.by_stem.get((kind, name), []))
+        if kind == "adr":
+            number = _ADR_NUMBER.match(name)
+            if number and int(number.group(1)) in self.adr_numbers:
+                return [self.adr_numbers[int(number.group(1))]]
+        return []
+
+    def _class_would_discover(self, path: str) -> bool:
+        return any(c.pathspec.matches(path) for c in self.classes)
+
+    def _resolve(self, mode: str, raw: str) -> tuple[str, Any]:
+        """("edges", [uris]) | ("external", node) | ("unresolved", (kind, uri, hint)) | ("skip", None)."""
+        name = raw.strip()
+        if not name or name == "-":
+            return "skip", None
+        if mode.startswith("identity:"):
+            kind = mode.split(":", 1)[1]
+            if kind == "intent" and "#" in name:
+                name = name.split("#", 1)[0]
+            uris = self._by_identity(kind, name)
+            if uris:
+                return "edges", uris
+            if not self._holds(kind):
+                return "external", f"{kind}:{name}"
+            return "unresolved", (kind, uri_for(kind, name), f"no {kind} `{name}` in the layer")
+        if mode.startswith("rule_or:"):
+            uris = self._by_identity("rule", name)
+            if uris:
+                return "edges", uris
+            return "external", f"{mode.split(':', 1)[1]}:{name}"
+        if mode.startswith("external:"):
+            return "external", f"{mode.split(':', 1)[1]}:{name}"
+        if mode == "path":
+            return self._resolve_path(name, "file")
+        if mode == "typed":
+            if ":" not in name:
+                return "unresolved", (None, None, "a typed reference is written `<kind>:<name>`")
+            prefix, rest = name.split(":", 1)
+            prefix, rest = prefix.strip(), rest.strip()
+            if prefix in ("file", "test"):
+                return self._resolve_path(rest, prefix)
+            if prefix == "doctrine":
+                return self._resolve("rule_or:doctrine", rest)
+            kind = TYPED_ALIASES.get(prefix, prefix)
+            return self._resolve(f"identity:{kind}", rest)
+        raise ValueError(f"unknown resolution mode {mode}")
+
+    def _resolve_path(self, raw: str, prefix: str) -> tuple[str, Any]:
+        path = normalise_path(raw)
+        if not path:
+            return "skip", None
+        if path.startswith("/") or ".." in path.split("/"):
+            return "unresolved", (None, None, f"`{raw}` is not a repository-relative path")
+        found = sorted({o.uri for o in self._at_path(path)})
+        if found:
+            return "edges", found
+        if self._class_would_discover(path):
+            kinds = sorted({c.kind for c in self.classes if c.pathspec.matches(path)})
+            kind = kinds[0]
+            article = "an" if kind[:1] in "aeiou" else "a"
+            return "unresolved", (kind, uri_for(kind, path),
+                                  f"`{path}` would be {article} {kind} but no such file is in "
+                                  "the layer")
+        return "external", f"{prefix}:{path}"
+
+    def _at_path(self, path: str) -> list[LayerObject]:
+        return [o for o in self._path_objects.get(path, [])]
+
+    # -- edges ---------------------------------------------------------------------------
+
+    def _references(self, obj: LayerObject, relation: Relation) -> list[str]:
+        value = obj.fields.get(relation.field)
+        items = value if isinstance(value, list) else [value] if value is not None else []
+        out: list[str] = []
+        for item in items:
+            if relation.item_key is not None:
+                item = item.get(relation.item_key) if isinstance(item, dict) else None
+            text = scalar_text(item)
+            if text is not None:
+                out.append(text)
+        return out
+
+    def build(self) -> Index:
+        self._path_objects: dict[str, list[LayerObject]] = {}
+        for obj in self.layer.objects:
+            self._path_objects.setdefault(obj.provenance.path, []).append(obj)
+        for obj in self.layer.objects:
+            for relation in RELATIONS:
+                if relation.declaring_kind not in ("*", obj.kind):
+                    continue
+                for raw in self._references(obj, relation):
+                    self._add(obj, relation, raw)
+        edges = sorted(self.edges)
+        out_edges: dict[str, list[Edge]] = {}
+        in_edges: dict[str, list[Edge]] = {}
+        for edge in edges:
+            out_edges.setdefault(edge.source, []).append(edge)
+            in_edges.setdefault(edge.target, []).append(edge)
+        externals = sorted(self.externals)
+        externals_by_source: dict[str, list[ExternalRef]] = {}
+        for ext in externals:
+            externals_by_source.setdefault(ext.source, []).append(ext)
+        unresolved = sorted(set(self.unresolved))
+        unresolved_by_source: dict[str, list[Unresolved]] = {}
+        for item in unresolved:
+            unresolved_by_source.setdefault(item.source, []).append(item)
+
+        states, state_diags = derive_issue_states(
+            self.by_kind.get("issue", []), out_edges, unresolved_by_source
+        )
+        diagnostics = list(self.layer.diagnostics) + state_diags
+        for item in unresolved:
+            diagnostics.append(
+                Diagnostic(
+                    severity="warning",
+                    code="unresolved_reference",
+                    path=item.declared_in,
+                    line=item.line,
+                    message=f"field `{item.field}` names `{item.reference}`, which resolves to "
+                    f"nothing: {item.correction}.",
+                )
+            )
+        paths = sorted((o.provenance.path, o.uri) for o in self.layer.objects)
+        return Index(
+            layer=self.layer,
+            objects=self.objects,
+            by_kind=self.by_kind,
+            by_identity=self.by_identity,
+            by_stem=self.by_stem,
+            edges=edges,
+            out_edges=out_edges,
+            in_edges=in_edges,
+            externals=externals,
+            externals_by_source=externals_by_source,
+            unresolved=unresolved,
+            unresolved_by_source=unresolved_by_source,
+            issue_states=states,
+            diagnostics=sort_diagnostics(diagnostics),
+            _paths=paths,
+        )
+
+    def _add(self, obj: LayerObject, relation: Relation, raw: str) -> None:
+        outcome, value = self._resolve(relation.target, raw)
+        if outcome == "skip":
+            return
+        if outcome == "edges":
+            for target in value:
+                if target == obj.uri:
+                    continue
+                if relation.inverted:
+                    self.edges.add(Edge(target, obj.uri, relation.edge, relation.field))
+                else:
+                    self.edges.add(Edge(obj.uri, target, relation.edge, relation.field))
+        elif outcome == "external":
+            self.externals.add(ExternalRef(obj.uri, value, relation.edge, relation.field))
+        else:
+            kind, target_uri, why = value
+            fix = (
+                f"add it, or correct or remove the reference in `{relation.field}`"
+                if kind
+                else f"correct the reference in `{relation.field}`"
+            )
+            self.unresolved.append(
+                Unresolved(
+                    declared_in=obj.provenance.path,
+                    source=obj.uri,
+                    field=relation.field,
+                    reference=raw.strip(),
+                    target_uri=target_uri,
+                    target_kind=kind,
+                    correction=f"{why}; {fix}",
+                    line=obj.line_of(relation.field) or obj.line_of("@member"),
+                )
+            )
+
+
+def build_index(layer: Layer) -> Index:
+    """Index a loaded layer (pure)."""
+    return _Builder(layer).build()
+
+
+def objects_under(index: Index, paths: Iterable[str]) -> list[LayerObject]:
+    seen: dict[str, LayerObject] = {}
+    for path in paths:
+        for obj in index.under(path):
+            seen.setdefault(obj.uri, obj)
+    return [seen[u] for u in sorted(seen)]

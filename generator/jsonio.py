@@ -1,0 +1,38 @@
+"""The one way the product serialises JSON: sorted keys, compact separators, UTF-8, and a
+trailing newline. Every JSON byte the product writes or serves goes through here."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pydantic import BaseModel
+
+__all__ = ["to_jsonable", "canonical_json", "canonical_json_text"]
+
+
+def to_jsonable(value: Any) -> Any:
+    """Models to their wire form (absent optional fields omitted); everything else as is."""
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json", exclude_none=True)
+    if isinstance(value, dict):
+        return {str(k): to_jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [to_jsonable(v) for v in value]
+    return value
+
+
+def canonical_json_text(value: Any, *, indent: int | None = None) -> str:
+    text = json.dumps(
+        to_jsonable(value),
+        ensure_ascii=False,
+        sort_keys=True,
+        indent=indent,
+        separators=(",", ":") if indent is None else (",", ": "),
+        allow_nan=False,
+    )
+    return text + "\n"
+
+
+def canonical_json(value: Any, *, indent: int | None = None) -> bytes:
+    return canonical_json_text(value, indent=indent).encode("utf-8")

@@ -1,0 +1,184 @@
+"""Load a layer: from a :class:`SourceTree` (pure) or from a repository on disk.
+
+``load_layer`` is the pure half: manifest, classes, every file parsed, identities made
+unique, every problem a diagnostic. ``load_repository`` reads the tree first.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import posixpath
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, MutableMapping
+
+from ..diagnostics import Diagnostic, sort_diagnostics
+from ..model import LayerObject
+from .discovery import (
+    LAYER_DIR,
+    MANIFEST_PATH,
+    Manifest,
+    SourceClass,
+    parse_manifest,
+    resolve_classes,
+    sources_path,
+)
+from .reader import SourceTree, read_source_tree
+from .records import Claim, ParsedFile, parse_file
+
+__all__ = ["Layer", "load_layer", "load_repository", "fingerprint_of", "ParseCache"]
+
+#: Per-file parse results keyed by everything the parse depends on; lets a rebuild re-parse
+#: only the files whose bytes (or claims) changed.
+ParseCache = MutableMapping[tuple, ParsedFile]
+
+
+@dataclass(frozen=True)
+class Layer:
+    """A loaded layer: its objects (by URI order), diagnostics and fingerprint."""
+
+    manifest: Manifest
+    classes: tuple[SourceClass, ...]
+    objects: tuple[LayerObject, ...]
+    diagnostics: tuple[Diagnostic, ...]
+    fingerprint: str
+    #: Every file read (repo-relative path -> size), the denominator of "every file is
+    #: an object or a diagnostic".
+    files: dict[str, int] = field(default_factory=dict)
+
+    def counts_by_kind(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for obj in self.objects:
+            counts[obj.kind] = counts.get(obj.kind, 0) + 1
+        return dict(sorted(counts.items()))
+
+
+def fingerprint_of(files: dict[str, bytes]) -> str:
+    """SHA-256 over the sorted paths and contents: any changed byte changes it."""
+    digest = hashlib.sha256()
+    for path in sorted(files):
+        data = files[path]
+        digest.update(path.encode("utf-8"))
+        digest.update(b"\0")
+        digest.update(str(len(data)).encode("ascii"))
+        digest.update(b"\0")
+        digest.update(data)
+    return "sha256:" + digest.hexdigest()
+
+
+def _in_layer(rel_path: str) -> bool:
+    return rel_path.startswith(LAYER_DIR + "/")
+
+
+def load_layer(tree: SourceTree, *, cache: ParseCache | None = None) -> Layer:
+    """Parse every file of ``tree`` into objects; never raises for bad input."""
+    diagnostics: list[Diagnostic] = list(tree.problems)
+    manifest_bytes = tree.files.get(MANIFEST_PATH)
+    manifest_text = manifest_bytes.decode("utf-8", "replace") if manifest_bytes is not None else ""
+    manifest, manifest_diags = parse_manifest(manifest_text, tree.files)
+    diagnostics.extend(manifest_diags)
+    src_path = sources_path(manifest)
+    src_bytes = tree.files.get(src_path)
+    classes, class_diags = resolve_classes(
+        manifest, None if src_bytes is None else src_bytes.decode("utf-8", "replace"), src_path
+    )
+    diagnostics.extend(class_diags)
+
+    discovered: dict[str, int] = {c.id: 0 for c in classes}
+    candidates: list[LayerObject] = []
+    for rel_path, data in tree.files.items():
+        if rel_path == manifest.local_dir or rel_path.startswith(manifest.local_dir + "/"):
+            continue
+        claims = tuple(
+            Claim(c.id, c.kind) for c in classes if c.pathspec.matches(rel_path)
+        )
+        for claim in claims:
+            discovered[claim.class_id] += 1
+        contract_name = _in_layer(rel_path) and posixpath.basename(rel_path) in manifest.context_documents
+        if not claims and not contract_name:
+            if _in_layer(rel_path):
+                diagnostics.append(
+                    Diagnostic(
+                        severity="info",
+                        code="unclassified",
+                        path=rel_path,
+                        message="is in the layer but no source class discovers it, so it is "
+                        "not an object. Add a class for it to sources.yaml, or move it.",
+                    )
+                )
+            continue
+        section = manifest.section_of(rel_path)
+        key = (rel_path, hashlib.sha1(data).digest(), claims, section, contract_name)
+        parsed = cache.get(key) if cache is not None else None
+        if parsed is None:
+            parsed = parse_file(rel_path, data, claims, section, contract_name=contract_name)
+            if cache is not None:
+                cache[key] = parsed
+        candidates.extend(parsed.objects)
+        diagnostics.extend(parsed.diagnostics)
+
+    for source_class in classes:
+        if source_class.required and discovered[source_class.id] == 0:
+            diagnostics.append(
+                Diagnostic(
+                    severity="warning",
+                    code="required_class_empty",
+                    path=src_path,
+                    message=f"class `{source_class.id}` is required but discovers no file "
+                    f"(pathspec `{source_class.pathspec.text}`). Add the file, fix the "
+                    "pathspec, or mark the class `required: false`.",
+                )
+            )
+
+    objects = _unique_identities(candidates, diagnostics)
+    return Layer(
+        manifest=manifest,
+        classes=tuple(classes),
+        objects=tuple(sorted(objects, key=lambda o: o.uri)),
+        diagnostics=tuple(sort_diagnostics(diagnostics)),
+        fingerprint=fingerprint_of(tree.files),
+        files={p: len(b) for p, b in tree.files.items()},
+    )
+
+
+def _unique_identities(candidates: list[LayerObject], diagnostics: list[Diagnostic]) -> list[LayerObject]:
+    """One object per URI: the first by (path, member) keeps it; each other is reported."""
+    by_uri: dict[str, list[LayerObject]] = {}
+    for obj in candidates:
+        by_uri.setdefault(obj.uri, []).append(obj)
+    kept: list[LayerObject] = []
+    for uri, group in by_uri.items():
+        if len(group) == 1:
+            kept.append(group[0])
+            continue
+        group.sort(key=lambda o: (o.provenance.path, o.provenance.member or ""))
+        winner = group[0]
+        kept.append(winner)
+        for loser in group[1:]:
+            diagnostics.append(
+                Diagnostic(
+                    severity="error",
+                    code="duplicate_identity",
+                    path=loser.provenance.path,
+                    line=loser.line_of(_identity_field(loser)) or loser.line_of("@member"),
+                    message=f"claims identity `{uri}`, which {winner.provenance.path} already "
+                    f"holds; only the first (by path) is indexed. Give this {loser.kind} a new, "
+                    "unused id (above the highest one in use).",
+                )
+            )
+    return kept
+
+
+def _identity_field(obj: LayerObject) -> str:
+    from .kinds import kind_spec
+
+    fields = kind_spec(obj.kind).identity_fields
+    return fields[0] if fields else ""
+
+
+def load_repository(
+    root: Path | str, *, exclude: Iterable[Path | str] = (), cache: ParseCache | None = None
+) -> tuple[SourceTree, Layer]:
+    """Read the repository at ``root`` and load its layer."""
+    tree = read_source_tree(root, exclude=exclude)
+    return tree, load_layer(tree, cache=cache)

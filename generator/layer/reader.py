@@ -1,0 +1,182 @@
+"""Read a repository's layer files from disk: the only I/O of loading.
+
+The result is a :class:`SourceTree` — repo-relative paths and their bytes, plus the
+problems met while reading — which the pure loader turns into objects. Reading follows
+discovery: everything under ``.ai/`` (except this checkout's local state), and, outside
+``.ai/``, only the directories a source class's pathspec can match.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable
+
+from ..diagnostics import Diagnostic
+from ..errors import LayerError
+from .discovery import LAYER_DIR, MANIFEST_PATH, parse_manifest, resolve_classes, sources_path
+
+__all__ = ["SourceTree", "read_source_tree", "SKIPPED_DIRS"]
+
+#: Directory names never listed when a pathspec reaches outside the layer.
+SKIPPED_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv"})
+
+
+@dataclass
+class SourceTree:
+    """The layer's files as bytes, keyed by repo-relative path (forward slashes)."""
+
+    files: dict[str, bytes] = field(default_factory=dict)
+    #: Problems met while reading (unreadable files, symlinks leading out, ...).
+    problems: list[Diagnostic] = field(default_factory=list)
+
+    def sorted_paths(self) -> list[str]:
+        return sorted(self.files)
+
+
+def _inside(root_real: str, target: str) -> bool:
+    try:
+        return os.path.commonpath([root_real, target]) == root_real
+    except ValueError:
+        return False
+
+
+class _Reader:
+    def __init__(self, root: Path, exclude: Iterable[Path]) -> None:
+        self.root = root
+        self.root_real = os.path.realpath(root)
+        self.exclude_real = {os.path.realpath(p) for p in exclude}
+        self.tree = SourceTree()
+
+    def problem(self, severity: str, code: str, rel: str, message: str) -> None:
+        self.tree.problems.append(
+            Diagnostic(severity=severity, code=code, path=rel, message=message)
+        )
+
+    def read_file(self, rel: str) -> None:
+        if rel in self.tree.files:
+            return
+        abs_path = os.path.join(self.root, rel)
+        try:
+            st = os.lstat(abs_path)
+        except OSError as exc:
+            self.problem("error", "unreadable", rel, f"cannot be read: {exc.strerror}. "
+                         "Check its permissions.")
+            return
+        if stat.S_ISLNK(st.st_mode):
+            target = os.path.realpath(abs_path)
+            if not _inside(self.root_real, target):
+                self.problem(
+                    "warning",
+                    "symlink_outside",
+                    rel,
+                    "is a symbolic link to a location outside the repository; it was not "
+                    "followed. Replace the link with the file itself, or remove it.",
+                )
+                return
+            if not os.path.isfile(target):
+                self.problem("warning", "symlink_broken", rel,
+                             "is a symbolic link to nothing readable; it was skipped. "
+                             "Fix or remove the link.")
+                return
+        elif not stat.S_ISREG(st.st_mode):
+            self.problem("warning", "not_a_file", rel,
+                         "is not a regular file (a device, socket or pipe); it was skipped.")
+            return
+        try:
+            with open(abs_path, "rb") as handle:
+                self.tree.files[rel] = handle.read()
+        except OSError as exc:
+            self.problem("error", "unreadable", rel,
+                         f"cannot be read: {exc.strerror}. Check its permissions.")
+
+    def walk(self, rel_dir: str, recursive: bool, skip: frozenset[str] = frozenset(),
+             accept=lambda rel: True) -> None:
+        """List ``rel_dir`` (sorted), reading accepted files; descend when ``recursive``."""
+        abs_dir = os.path.join(self.root, rel_dir) if rel_dir else str(self.root)
+        if os.path.realpath(abs_dir) in self.exclude_real:
+            return
+        try:
+            entries = sorted(os.scandir(abs_dir), key=lambda e: e.name)
+        except FileNotFoundError:
+            return
+        except NotADirectoryError:
+            return
+        except OSError as exc:
+            self.problem("error", "unreadable", rel_dir or ".",
+                         f"directory cannot be listed: {exc.strerror}. Check its permissions.")
+            return
+        for entry in entries:
+            rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
+            if rel in skip:
+                continue
+            try:
+                is_link = entry.is_symlink()
+                is_dir = entry.is_dir(follow_symlinks=False)
+            except OSError:
+                is_link, is_dir = False, False
+            if is_link and os.path.isdir(os.path.join(self.root, rel)):
+                if not recursive:
+                    continue
+                target = os.path.realpath(os.path.join(self.root, rel))
+                if _inside(self.root_real, target):
+                    self.problem("info", "symlink_dir", rel,
+                                 "is a symbolic link to a directory inside the repository; it "
+                                 "is not followed (its files are read at their real path).")
+                else:
+                    self.problem("warning", "symlink_outside", rel,
+                                 "is a symbolic link to a directory outside the repository; it "
+                                 "was not followed. Move the files into the repository.")
+                continue
+            if is_dir:
+                if recursive and entry.name not in SKIPPED_DIRS:
+                    self.walk(rel, True, skip, accept)
+                continue
+            if accept(rel):
+                self.read_file(rel)
+
+
+def read_source_tree(root: Path | str, *, exclude: Iterable[Path | str] = ()) -> SourceTree:
+    """Read the layer of the repository at ``root``.
+
+    ``exclude`` names directories never read (the build's output directory, for one).
+    Raises :class:`LayerError` only when there is no layer at all.
+    """
+    root = Path(root)
+    if not root.is_dir():
+        raise LayerError(f"{root} is not a directory. Pass the repository root with --repo DIR.")
+    manifest_abs = root / MANIFEST_PATH
+    if not manifest_abs.is_file():
+        raise LayerError(
+            f"{root} has no {MANIFEST_PATH}, so it holds no AI layer. Pass the repository root "
+            "(the directory that contains .ai/) with --repo DIR, or omit --repo for the demo."
+        )
+    reader = _Reader(root, [Path(p) for p in exclude])
+    reader.read_file(MANIFEST_PATH)
+    manifest_text = reader.tree.files.get(MANIFEST_PATH, b"").decode("utf-8", "replace")
+    manifest, _ = parse_manifest(manifest_text, ())
+    reader.walk(LAYER_DIR, True, skip=frozenset({manifest.local_dir}))
+
+    src = sources_path(manifest)
+    sources_bytes = reader.tree.files.get(src)
+    classes, _ = resolve_classes(
+        manifest, None if sources_bytes is None else sources_bytes.decode("utf-8", "replace"), src
+    )
+    for source_class in classes:
+        spec = source_class.pathspec
+        base = spec.base_dir
+        if base == LAYER_DIR or base.startswith(LAYER_DIR + "/"):
+            continue  # already read with the layer
+        if spec.pattern.startswith(LAYER_DIR + "/"):
+            continue
+        if base.split("/")[0] in SKIPPED_DIRS:
+            continue
+        if "/" not in spec.pattern[len(base) + 1 if base else 0 :] and not spec.recursive:
+            reader.walk(base, False, accept=spec.matches)
+        else:
+            skip = frozenset({LAYER_DIR}) if not base else frozenset()
+            reader.walk(base, True, skip=skip, accept=spec.matches)
+    reader.tree.files = dict(sorted(reader.tree.files.items()))
+    return reader.tree

@@ -1,0 +1,161 @@
+"""Derived issue states. An issue stores no status: it records facts (``started_at``,
+``verified_at``, ``completed_at``, cancellation) and its state follows from them and from
+its dependencies.
+
+The first rule that applies decides:
+
+==========  ===========================================================================
+CANCELLED   ``cancelled_at`` (or ``cancelled: true``, or a ``cancellation`` record)
+DONE        ``completed_at``
+VERIFY      ``verified_at`` without ``completed_at``: verified, awaiting completion
+ACTIVE      ``started_at``: work is under way
+BLOCKED     a dependency is neither DONE nor CANCELLED, resolves to nothing, or sits on
+            a dependency cycle
+READY       otherwise: every dependency is DONE (or CANCELLED, which is noted)
+==========  ===========================================================================
+
+Facts outrank dependencies: an issue someone started is ACTIVE even if a dependency is
+open (the reasons still name the open dependency).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Iterable
+
+from .diagnostics import Diagnostic
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .index import Edge, Unresolved
+    from .model import LayerObject
+
+__all__ = ["IssueState", "STATES", "derive_issue_states", "fact_state"]
+
+STATES = ("BLOCKED", "READY", "ACTIVE", "VERIFY", "DONE", "CANCELLED")
+_CLOSED = ("DONE", "CANCELLED")
+
+
+@dataclass(frozen=True)
+class IssueState:
+    state: str
+    #: Sentences that explain the state, in order.
+    reasons: tuple[str, ...] = ()
+    #: URIs of the dependencies that hold it back.
+    blocked_by: tuple[str, ...] = ()
+
+
+def _present(value: object) -> bool:
+    return value is not None and value is not False and value != ""
+
+
+def fact_state(fields: dict) -> tuple[str | None, str | None]:
+    """The state the issue's own facts decide, with the fact that decided it."""
+    if _present(fields.get("cancelled_at")) or fields.get("cancelled") is True or isinstance(
+        fields.get("cancellation"), dict
+    ):
+        when = fields.get("cancelled_at")
+        return "CANCELLED", f"cancelled{f' at {when}' if _present(when) else ''}"
+    if _present(fields.get("completed_at")):
+        return "DONE", f"completed at {fields['completed_at']}"
+    if _present(fields.get("verified_at")):
+        return "VERIFY", f"verified at {fields['verified_at']}, not yet completed"
+    if _present(fields.get("started_at")):
+        return "ACTIVE", f"started at {fields['started_at']}"
+    return None, None
+
+
+def _short(uri: str) -> str:
+    return uri.rsplit("/", 1)[-1]
+
+
+def derive_issue_states(
+    issues: Iterable["LayerObject"],
+    out_edges: dict[str, list["Edge"]],
+    unresolved_by_source: dict[str, list["Unresolved"]],
+) -> tuple[dict[str, IssueState], list[Diagnostic]]:
+    """Every issue's state; dependency cycles are reported once each."""
+    by_uri = {o.uri: o for o in issues}
+    deps: dict[str, list[str]] = {
+        uri: sorted(
+            e.target for e in out_edges.get(uri, []) if e.kind == "depends_on" and e.target in by_uri
+        )
+        for uri in by_uri
+    }
+    states: dict[str, IssueState] = {}
+    diagnostics: list[Diagnostic] = []
+    on_cycle: set[str] = set()
+
+    # Iterative depth-first order so ten thousand chained issues do not hit recursion limits.
+    for root in sorted(by_uri):
+        if root in states:
+            continue
+        stack: list[tuple[str, int]] = [(root, 0)]
+        visiting: list[str] = []
+        position: dict[str, int] = {}
+        while stack:
+            uri, i = stack.pop()
+            if i == 0:
+                if uri in states:
+                    continue
+                position[uri] = len(visiting)
+                visiting.append(uri)
+            children = deps[uri]
+            if i < len(children):
+                stack.append((uri, i + 1))
+                child = children[i]
+                if child in states:
+                    continue
+                if child in position:
+                    cycle = visiting[position[child]:]
+                    if not set(cycle) <= on_cycle:
+                        on_cycle.update(cycle)
+                        names = " -> ".join(_short(u) for u in cycle + [child])
+                        diagnostics.append(
+                            Diagnostic(
+                                severity="warning",
+                                code="dependency_cycle",
+                                path=by_uri[child].provenance.path,
+                                line=by_uri[child].line_of("depends_on"),
+                                message=f"issues depend on each other in a cycle ({names}); "
+                                "none of them can become READY. Remove one `depends_on` entry.",
+                            )
+                        )
+                    continue
+                stack.append((child, 0))
+                continue
+            visiting.pop()
+            del position[uri]
+            states[uri] = _decide(by_uri[uri], deps[uri], states, on_cycle, unresolved_by_source)
+    return states, diagnostics
+
+
+def _decide(
+    obj: "LayerObject",
+    deps: list[str],
+    states: dict[str, IssueState],
+    on_cycle: set[str],
+    unresolved_by_source: dict[str, list["Unresolved"]],
+) -> IssueState:
+    reasons: list[str] = []
+    blockers: list[str] = []
+    for dep in deps:
+        dep_state = states.get(dep)
+        if dep in on_cycle and obj.uri in on_cycle:
+            reasons.append(f"depends on {_short(dep)} within a dependency cycle")
+            blockers.append(dep)
+        elif dep_state is None or dep_state.state not in _CLOSED:
+            word = dep_state.state if dep_state else "on a cycle"
+            reasons.append(f"depends on {_short(dep)}, which is {word}")
+            blockers.append(dep)
+        elif dep_state.state == "CANCELLED":
+            reasons.append(f"depends on {_short(dep)}, which was cancelled; check it still stands")
+    for item in unresolved_by_source.get(obj.uri, []):
+        if item.field == "depends_on":
+            reasons.append(f"depends on {item.reference}, which is not in the layer")
+            blockers.append(item.target_uri or item.reference)
+    decided, because = fact_state(obj.fields)
+    if decided is not None:
+        return IssueState(decided, tuple([because] + ([] if decided in _CLOSED else reasons)), tuple(blockers) if decided not in _CLOSED else ())
+    if blockers:
+        return IssueState("BLOCKED", tuple(reasons), tuple(blockers))
+    return IssueState("READY", tuple(reasons) or ("every dependency is done",), ())
