@@ -23,6 +23,7 @@ COMMANDS: dict[str, str] = {
     "check": "check",
     "compile": "compile",
     "explain": "explain",
+    "list": "list",
     "query": "query",
     "serve": "serve",
     "synth": "synth",

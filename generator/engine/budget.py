@@ -1,0 +1,357 @@
+"""The budget stage (pure): collapse duplicates, retire superseded and stale objects, list
+unresolved references, then spend one pot first-fit in tier order.
+
+Order of work: structural (``uri``) records → semantic dedup by file (``path``) and by
+version (``identity``) → ``supersedes`` → stale → unresolved → first-fit spend → the
+request-bound exclusions (``relevance``, ``depth``) from selection → canonical orders.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..diagnostics import Diagnostic
+from ..index import Index
+from ..layer.records import scalar_text
+from .models import (
+    TIER_ORDER,
+    Budget,
+    CommitReference,
+    Conflict,
+    ContextEntry,
+    Deduplicated,
+    Discovery,
+    EntryProvenance,
+    ExclusionReason,
+    Excluded,
+    SELECTOR_ORDER,
+    Tier,
+    TierSpend,
+)
+from .numbers import BYTES_PER_TOKEN, fmt_number, fmt_tokens, round3, tokens_for
+from .order import natural_key
+from .policy import EDGE_RULES, tier_for_kind
+from .prepared import is_blocking_rule, is_stale
+from .request import ResolvedRequest
+from .select import Candidate, Missed, Selection
+
+__all__ = ["Spent", "spend"]
+
+_VERSIONED = re.compile(r"^(?P<stem>.+)@(?P<version>\d+)$")
+_SELECTOR_RANK = {s: i for i, s in enumerate(SELECTOR_ORDER)}
+
+
+@dataclass(frozen=True)
+class Spent:
+    selected: tuple[ContextEntry, ...]
+    excluded: tuple[Excluded, ...]
+    deduplicated: tuple[Deduplicated, ...]
+    conflicts: tuple[Conflict, ...]
+    budget: Budget
+    diagnostics: tuple[Diagnostic, ...]
+    commits: tuple[CommitReference, ...]
+
+
+def _label(d: Discovery) -> str:
+    return d.selector.value if not d.edge else f"{d.selector.value}({d.edge})"
+
+
+def _kind_rank(kind: str) -> int:
+    return {"file": 0, "document": 1}.get(kind, 2)
+
+
+def _cost(cand_obj) -> int:
+    return tokens_for(cand_obj.provenance.bytes)
+
+
+class _Budgeter:
+    def __init__(self, index: Index, req: ResolvedRequest, sel: Selection) -> None:
+        self.index = index
+        self.req = req
+        self.sel = sel
+        self.limit = req.request.budget_tokens
+        self.cands: dict[str, Candidate] = dict(sel.candidates)
+        self.seeds = set(req.object_seeds)
+        self.excluded: list[Excluded] = []
+        self.dedup: list[Deduplicated] = []
+        self.conflicts: list[Conflict] = []
+        self.diagnostics: list[Diagnostic] = []
+
+    def exclude(self, uri: str, kind: str | None, tier: Tier, reason: ExclusionReason,
+                detail: str, cost: int, relevance: float) -> None:
+        self.excluded.append(Excluded(uri=uri, kind=kind, tier=tier, reason=reason, detail=detail,
+                                      cost_tokens=cost, relevance=round3(relevance)))
+
+    # -- collapse ------------------------------------------------------------------------
+
+    def structural(self) -> None:
+        for cand in self.cands.values():
+            n = len(cand.discoveries)
+            if n >= 2:
+                labels = sorted({_label(d) for d in cand.discoveries.values()}, key=natural_key)
+                self.dedup.append(Deduplicated(
+                    kept=cand.uri, dropped=(), key="uri", paths=n,
+                    detail=f"one object reached by {n} discovery paths: {', '.join(labels)}"))
+
+    def by_path(self) -> None:
+        groups: dict[tuple[str, str], list[Candidate]] = {}
+        for cand in self.cands.values():
+            prov = cand.obj.provenance
+            groups.setdefault((prov.path, prov.member or ""), []).append(cand)
+        for (path, _), group in sorted(groups.items()):
+            if len(group) < 2:
+                continue
+            group.sort(key=lambda c: (-_kind_rank(c.obj.kind), -c.relevance, c.uri))
+            kept, losers = group[0], group[1:]
+            for loser in losers:
+                del self.cands[loser.uri]
+            kinds = ", ".join(sorted(c.obj.kind for c in group))
+            self.dedup.append(Deduplicated(
+                kept=kept.uri, dropped=tuple(sorted(c.uri for c in losers)), key="path", paths=1,
+                detail=f"`{path}` is indexed under {len(group)} identifiers ({kinds}); the most "
+                f"specific kind, {kept.obj.kind}, is kept"))
+
+    def by_version(self) -> None:
+        groups: dict[str, list[tuple[int, str]]] = {}
+        for uri in self.cands:
+            match = _VERSIONED.match(uri)
+            if match:
+                groups.setdefault(match.group("stem"), []).append((int(match.group("version")), uri))
+        for stem, members in sorted(groups.items()):
+            if len(members) < 2:
+                continue
+            members.sort(key=lambda m: (-m[0], m[1]))
+            kept = members[0][1]
+            dropped = []
+            for _, uri in members[1:]:
+                del self.cands[uri]
+                dropped.append(uri)
+                self.conflicts.append(Conflict(
+                    current=kept, against=uri, kind="version",
+                    detail=f"`{stem}` is in the answer at two versions; the higher, "
+                    f"`{kept}`, applies"))
+            self.dedup.append(Deduplicated(
+                kept=kept, dropped=tuple(sorted(dropped)), key="identity", paths=1,
+                detail=f"`{stem}` at {len(members)} versions; the newest, "
+                f"@{members[0][0]}, is in the answer"))
+
+    def supersedes(self) -> None:
+        for later_uri in sorted(self.cands):
+            for edge in self.index.out_edges.get(later_uri, ()):
+                if edge.kind != "supersedes":
+                    continue
+                earlier = edge.target
+                cand = self.cands.get(earlier)
+                if cand is None or earlier in self.seeds or later_uri not in self.cands:
+                    continue
+                detail = (f"`{later_uri}` stands in for `{earlier}` (it declares `supersedes`); "
+                          "the later decision holds")
+                self.conflicts.append(Conflict(current=later_uri, against=earlier,
+                                               kind="supersedes", detail=detail))
+                del self.cands[earlier]
+                self.exclude(earlier, cand.obj.kind, cand.tier, ExclusionReason.superseded,
+                             detail, _cost(cand.obj), cand.relevance)
+
+    def stale(self) -> None:
+        for uri in sorted(self.cands):
+            cand = self.cands[uri]
+            if not is_stale(cand.obj):
+                continue
+            status = cand.obj.status
+            if uri in self.seeds:
+                self.diagnostics.append(Diagnostic(
+                    severity="warning", code="stale_seed", path=cand.obj.provenance.path,
+                    message=f"`{uri}` is marked `{status}` and was kept because the request "
+                    "names it; check that it is still the thing to work from"))
+                continue
+            del self.cands[uri]
+            self.exclude(uri, cand.obj.kind, cand.tier, ExclusionReason.stale,
+                         f"the object declares status `{status}`, so it is not the current "
+                         "thing; a seed naming it would keep it", _cost(cand.obj), cand.relevance)
+
+    def unresolved(self) -> None:
+        rows: dict[str, list] = {}
+        for uri in sorted(self.cands):
+            cand = self.cands[uri]
+            for item in self.index.unresolved_by_source.get(uri, ()):
+                rows.setdefault(item.name, []).append((cand, item))
+        for name, found in sorted(rows.items()):
+            cand, item = found[0]
+            weight = EDGE_RULES[_edge_of(item.field, cand.obj.kind)].forward if _edge_of(
+                item.field, cand.obj.kind) in EDGE_RULES else 1.0
+            others = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+            detail = (f"named by {item.declared_in} under `{item.field}`{others} and not held: "
+                      f"{item.correction}")
+            self.excluded.append(Excluded(
+                uri=name, kind=None, tier=tier_for_kind(item.target_kind), reason=ExclusionReason.unresolved,
+                detail=detail, cost_tokens=0, relevance=round3(cand.relevance * weight)))
+            for cand_i, item_i in found:
+                self.diagnostics.append(Diagnostic(
+                    severity="warning", code="unresolved_reference", path=item_i.declared_in,
+                    line=item_i.line,
+                    message=f"`{item_i.reference}` is named and not held: {item_i.correction}"))
+
+    # -- spend ---------------------------------------------------------------------------
+
+    def spend(self) -> tuple[list[ContextEntry], int, int, dict[Tier, list[int]]]:
+        order = sorted(self.cands.values(), key=lambda c: (c.tier.rank, -c.relevance, c.uri))
+        for cand in order:
+            cand.required = cand.required or cand.uri in self.seeds or cand.obj.kind in (
+                "policy", "scope") or is_blocking_rule(cand.obj)
+        costs = [_cost(c.obj) for c in order]
+        required = [c.required for c in order]
+        # What may not be dropped is reserved first, so a droppable entry can never take the
+        # room a required one needs: past the limit only when the required alone exceed it.
+        required_tokens = sum(c for c, r in zip(costs, required) if r)
+        used = required_tokens
+        tiers = {t: [0, 0, 0, 0] for t in TIER_ORDER}  # selected, budget-excluded, tokens, required
+        selected: list[ContextEntry] = []
+        for i, cand in enumerate(order):
+            cost = costs[i]
+            if cand.required:
+                pass
+            elif used + cost > self.limit:
+                left = max(0, self.limit - used)
+                needed, sure = _budget_to_include(costs, required, i, required_tokens, used)
+                bring = (f"a budget of {needed} tokens brings it in" if sure else
+                         f"it needs a budget of at least {needed} tokens")
+                self.exclude(cand.uri, cand.obj.kind, cand.tier, ExclusionReason.budget,
+                             f"{fmt_tokens(cost)} would not fit: {used} of {self.limit} already "
+                             f"spent or reserved for required entries, {left} left; {bring}",
+                             cost, cand.relevance)
+                tiers[cand.tier][1] += 1
+                continue
+            else:
+                used += cost
+            row = tiers[cand.tier]
+            row[0] += 1
+            row[2] += cost
+            row[3] += 1 if cand.required else 0
+            selected.append(self.entry(cand, cost))
+        return selected, used, required_tokens, tiers
+
+    def entry(self, cand: Candidate, cost: int) -> ContextEntry:
+        obj = cand.obj
+        discoveries = sorted(
+            cand.discoveries.values(),
+            key=lambda d: (-d.confidence, d.depth, _SELECTOR_RANK[d.selector], d.reason, d.via or ""))
+        rounded = tuple(d.model_copy(update={"confidence": round3(d.confidence),
+                                             "weight": round3(d.weight)}) for d in discoveries)
+        facts = dict(obj.facts)
+        state = self.index.issue_states.get(obj.uri)
+        if state is not None:
+            facts["state"] = state.state
+        prov = obj.provenance
+        return ContextEntry(
+            uri=obj.uri, kind=obj.kind, title=obj.title,
+            provenance=EntryProvenance(path=prov.path, directory=prov.directory,
+                                       source_class=prov.source_class, section=prov.section,
+                                       bytes=prov.bytes),
+            tier=cand.tier, relevance=round3(cand.relevance),
+            confidence=round3(max(d.confidence for d in discoveries)),
+            discovered_by=rounded, depth=cand.depth, cost_tokens=cost, cost_bytes=prov.bytes,
+            version=obj.version, status=obj.status, required=cand.required, facts=facts)
+
+    def request_bound(self) -> None:
+        floor = self.req.request.floor
+        depth = self.req.request.max_depth
+        for uri, missed in sorted(self.sel.below_floor.items()):
+            self.exclude(uri, missed.obj.kind, missed.tier, ExclusionReason.relevance,
+                         f"reached {missed.how} at relevance {fmt_number(round3(missed.relevance))}, "
+                         f"below the floor {fmt_number(floor)}; a floor of "
+                         f"{fmt_number(_floor_to_include(missed.relevance))} brings it in",
+                         _cost(missed.obj), missed.relevance)
+        for uri, missed in sorted(self.sel.beyond_depth.items()):
+            self.exclude(uri, missed.obj.kind, missed.tier, ExclusionReason.depth,
+                         f"{missed.depth} hops from a seed ({missed.how}), one beyond max_depth "
+                         f"{depth}; a max_depth of {missed.depth} brings it in",
+                         _cost(missed.obj), missed.relevance)
+
+    def commits(self, selected: list[ContextEntry]) -> tuple[CommitReference, ...]:
+        refs = set()
+        for entry in selected:
+            obj = self.index.objects.get(entry.uri)
+            evidence = obj.fields.get("evidence") if obj is not None else None
+            if not isinstance(evidence, list):
+                continue
+            for item in evidence:
+                if isinstance(item, dict) and isinstance(item.get("commit"), str):
+                    covers = scalar_text(item.get("covers"))
+                    refs.add((item["commit"].strip(), entry.uri, covers or ""))
+        return tuple(CommitReference(commit=c, named_by=n, covers=v or None)
+                     for c, n, v in sorted(refs))
+
+
+def _edge_of(field: str, kind: str) -> str:
+    from ..relations import RELATIONS
+
+    for rel in RELATIONS:
+        if rel.field == field and rel.declaring_kind in ("*", kind):
+            return rel.edge
+    return ""
+
+
+def _floor_to_include(relevance: float) -> float:
+    """The highest 3-decimal floor at or below ``relevance``."""
+    import math
+
+    return math.floor(relevance * 1000 + 1e-9) / 1000
+
+
+def _budget_to_include(costs: list[int], required: list[bool], i: int, reserved: int,
+                       spent: int) -> tuple[int, bool]:
+    """A budget under which entry ``i`` is kept by first fit, and whether it was verified.
+
+    ``spent`` is what was spent (or reserved) when the entry was refused. Raising the budget
+    can let earlier, larger entries in first, so the obvious answer (``spent`` plus its cost)
+    is checked by re-running the spend over the entries before it; a few rounds settle it,
+    else the answer is a lower bound.
+    """
+    cost = costs[i]
+
+    def used_before(budget: int) -> int:
+        used = reserved
+        for j in range(i):
+            c = costs[j]
+            if not required[j] and used + c <= budget:
+                used += c
+        return used
+
+    budget = spent + cost
+    for _ in range(6):
+        before = used_before(budget)
+        if before + cost <= budget:
+            return budget, True
+        budget = before + cost
+    return budget, False
+
+
+def spend(index: Index, req: ResolvedRequest, sel: Selection) -> Spent:
+    b = _Budgeter(index, req, sel)
+    b.structural()
+    b.by_path()
+    b.by_version()
+    b.supersedes()
+    b.stale()
+    b.unresolved()
+    selected, used, required_tokens, tiers = b.spend()
+    b.request_bound()
+    excluded = sorted(b.excluded, key=lambda e: (e.tier.rank, natural_key(e.reason.value),
+                                                 natural_key(e.uri)))
+    dedup = sorted(b.dedup, key=lambda d: (natural_key(d.key), natural_key(d.kept)))
+    conflicts = sorted(b.conflicts, key=lambda c: (c.kind, c.current, c.against))
+    budget = Budget(
+        limit_tokens=b.limit, used_tokens=used, required_tokens=required_tokens,
+        remaining_tokens=max(0, b.limit - used), over_budget=used > b.limit,
+        bytes_per_token=BYTES_PER_TOKEN,
+        tiers=tuple(TierSpend(tier=t, meaning=t.meaning, selected=row[0], excluded=row[1],
+                              tokens=row[2], required=row[3]) for t, row in tiers.items()))
+    from ..diagnostics import SEVERITY_RANK
+
+    diags: list[Diagnostic] = []
+    for d in sorted(b.diagnostics, key=lambda d: (SEVERITY_RANK[d.severity], d.code, d.message)):
+        if not diags or diags[-1] != d:
+            diags.append(d)
+    return Spent(tuple(selected), tuple(excluded), tuple(dedup), tuple(conflicts), budget,
+                 tuple(diags), b.commits(selected))

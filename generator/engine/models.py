@@ -1,0 +1,308 @@
+"""The wire types of ``devcontext.compile`` and ``devcontext.explain``.
+
+Names, field names and enum words are exactly those of the JSON Schemas in
+``spec/`` (whose ``description`` strings are the contract). Optional fields that are
+absent are omitted on the wire, never written as null; an entry's ``facts`` is omitted
+when empty. ``Tier`` is declared in spend order and that order is load-bearing.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, model_serializer
+
+from ..diagnostics import Diagnostic
+from .numbers import BYTES_PER_TOKEN
+
+__all__ = [
+    "Tier",
+    "TIER_ORDER",
+    "TIER_MEANING",
+    "Selector",
+    "SELECTOR_ORDER",
+    "ExclusionReason",
+    "Standing",
+    "Discovery",
+    "EntryProvenance",
+    "ContextEntry",
+    "Excluded",
+    "Deduplicated",
+    "Conflict",
+    "TierSpend",
+    "Budget",
+    "Seed",
+    "CommitReference",
+    "GitContext",
+    "CompileInput",
+    "ExplainInput",
+    "CompileRequest",
+    "CompiledContext",
+    "Explanation",
+    "WireModel",
+]
+
+
+class WireModel(BaseModel):
+    """Frozen, closed, and serialised without nulls."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", use_enum_values=False)
+
+    def wire(self) -> dict[str, Any]:
+        return self.model_dump(mode="json", exclude_none=True, by_alias=True)
+
+
+class Tier(str, Enum):
+    """Declared in authority order: the order the budget spends in."""
+
+    task = "task"
+    governance = "governance"
+    source = "source"
+    decision = "decision"
+    knowledge = "knowledge"
+    history = "history"
+
+    @property
+    def rank(self) -> int:
+        return TIER_ORDER.index(self)
+
+    @property
+    def meaning(self) -> str:
+        return TIER_MEANING[self]
+
+
+TIER_ORDER: tuple[Tier, ...] = tuple(Tier)
+
+TIER_MEANING: dict[Tier, str] = {
+    Tier.task: "What was asked for: the issue, its milestone, the paths named, the intent. "
+    "Never dropped.",
+    Tier.governance: "What the work will be judged against: the policy, the scope, the "
+    "directory contracts that reach the named paths, and the rules. A blocking rule is "
+    "never dropped.",
+    Tier.source: "The code and the cases the work touches.",
+    Tier.decision: "The architectural decisions already in force over it.",
+    Tier.knowledge: "What a previous session left: handovers, session records, curated "
+    "knowledge.",
+    Tier.history: "Supporting evidence: use cases, claims, features, and the rest of the layer.",
+}
+
+
+class Selector(str, Enum):
+    seed = "seed"
+    relation = "relation"
+    scope_path = "scope_path"
+    contract = "contract"
+    governance = "governance"
+    session_state = "session_state"
+    intent_match = "intent_match"
+
+    @property
+    def declared(self) -> bool:
+        """Every selector is declared by the repository except the intent matcher."""
+        return self is not Selector.intent_match
+
+
+SELECTOR_ORDER: tuple[Selector, ...] = tuple(Selector)
+
+
+class ExclusionReason(str, Enum):
+    budget = "budget"
+    relevance = "relevance"
+    depth = "depth"
+    stale = "stale"
+    superseded = "superseded"
+    unresolved = "unresolved"
+
+    @property
+    def request_bound(self) -> bool:
+        """Raising the request's limit brings the entry back."""
+        return self in (ExclusionReason.budget, ExclusionReason.relevance, ExclusionReason.depth)
+
+
+class Standing(str, Enum):
+    selected = "selected"
+    excluded = "excluded"
+    deduplicated = "deduplicated"
+    not_reached = "not_reached"
+    unknown = "unknown"
+
+
+class Discovery(WireModel):
+    selector: Selector
+    reason: str
+    via: str | None = None
+    edge: str | None = None
+    depth: int = Field(ge=0)
+    confidence: float
+    weight: float
+
+
+class EntryProvenance(WireModel):
+    path: str
+    directory: str
+    source_class: str
+    section: str | None = None
+    bytes: int = Field(ge=0)
+
+
+class ContextEntry(WireModel):
+    uri: str
+    kind: str
+    title: str | None = None
+    provenance: EntryProvenance
+    tier: Tier
+    relevance: float
+    confidence: float
+    discovered_by: tuple[Discovery, ...]
+    depth: int = Field(ge=0)
+    cost_tokens: int = Field(ge=0)
+    cost_bytes: int = Field(ge=0)
+    version: str | None = None
+    status: str | None = None
+    required: bool
+    facts: dict[str, str] = {}
+
+    @model_serializer(mode="wrap")
+    def _omit_empty_facts(self, handler: Any) -> dict[str, Any]:
+        data = handler(self)
+        if not data.get("facts"):
+            data.pop("facts", None)
+        return data
+
+
+class Excluded(WireModel):
+    uri: str
+    kind: str | None = None
+    tier: Tier
+    reason: ExclusionReason
+    detail: str
+    cost_tokens: int = Field(ge=0)
+    relevance: float
+
+
+class Deduplicated(WireModel):
+    kept: str
+    dropped: tuple[str, ...]
+    key: str
+    detail: str
+    paths: int = Field(ge=0)
+
+
+class Conflict(WireModel):
+    current: str
+    against: str
+    kind: str
+    detail: str
+
+
+class TierSpend(WireModel):
+    tier: Tier
+    meaning: str
+    selected: int = Field(ge=0)
+    excluded: int = Field(ge=0)
+    tokens: int = Field(ge=0)
+    required: int = Field(ge=0)
+
+
+class Budget(WireModel):
+    limit_tokens: int = Field(ge=0)
+    used_tokens: int = Field(ge=0)
+    required_tokens: int = Field(ge=0)
+    remaining_tokens: int = Field(ge=0)
+    over_budget: bool
+    bytes_per_token: int = BYTES_PER_TOKEN
+    tiers: tuple[TierSpend, ...]
+
+
+class Seed(WireModel):
+    uri: str
+    kind: str
+    from_: str = Field(alias="from")
+    resolved: str | None = None
+
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+
+
+class CommitReference(WireModel):
+    commit: str
+    named_by: str
+    covers: str | None = None
+
+
+class GitContext(WireModel):
+    branch: str | None = None
+    head: str | None = None
+    working_tree: str
+    commits: tuple[CommitReference, ...] = ()
+
+    @model_serializer(mode="wrap")
+    def _omit_empty_commits(self, handler: Any) -> dict[str, Any]:
+        data = handler(self)
+        if not data.get("commits"):
+            data.pop("commits", None)
+        return data
+
+
+class CompileInput(WireModel):
+    """The request. Every field is optional; unknown fields are refused."""
+
+    issue: str | None = None
+    milestone: str | None = None
+    intent: str | None = None
+    paths: tuple[str, ...] = ()
+    uris: tuple[str, ...] = ()
+    budget_tokens: int | None = None
+    max_depth: int | None = None
+    floor: float | None = None
+    all_blocking_rules: bool | None = None
+
+
+class ExplainInput(CompileInput):
+    """``DevContextExplainInput``: the identifier, and the request to judge it under."""
+
+    uri: str
+
+
+class CompileRequest(WireModel):
+    """The request as executed: defaults filled, paths normalised. Echoed in the answer."""
+
+    issue: str | None = None
+    milestone: str | None = None
+    intent: str | None = None
+    paths: tuple[str, ...] = ()
+    uris: tuple[str, ...] = ()
+    budget_tokens: int
+    max_depth: int
+    floor: float
+    all_blocking_rules: bool
+
+
+class CompiledContext(WireModel):
+    """The compiled answer: what a session working on the request is given, and why."""
+
+    schema_: int = Field(1, alias="schema")
+    fingerprint: str
+    request: CompileRequest
+    git: GitContext
+    seeds: tuple[Seed, ...]
+    selected: tuple[ContextEntry, ...]
+    excluded: tuple[Excluded, ...]
+    deduplicated: tuple[Deduplicated, ...]
+    conflicts: tuple[Conflict, ...]
+    budget: Budget
+    diagnostics: tuple[Diagnostic, ...]
+
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+
+
+class Explanation(WireModel):
+    """Why one identifier is, or is not, in a compiled context."""
+
+    uri: str
+    standing: Standing
+    detail: str
+    entry: ContextEntry | None = None
+    excluded: Excluded | None = None
+    deduplicated: Deduplicated | None = None
+    budget: Budget

@@ -1,0 +1,127 @@
+"""Structures the compiler derives once per index and reuses for every request: the
+followed adjacency with weights and reasons, the directory contracts, the session records
+by changed file, the blocking rules, and the intent haystacks."""
+
+from __future__ import annotations
+
+import bisect
+import posixpath
+from dataclasses import dataclass, field
+
+from ..index import Index, normalise_path
+from ..layer.records import scalar_text
+from ..model import LayerObject
+from .policy import EDGE_RULES, STALE_STATUSES
+
+__all__ = ["Step", "Contract", "Prepared", "prepared"]
+
+
+@dataclass(frozen=True)
+class Step:
+    """One followable step from a node: to ``target`` along ``edge`` at ``weight``."""
+
+    target: str
+    edge: str
+    weight: float
+    reason: str
+
+
+@dataclass(frozen=True)
+class Contract:
+    obj: LayerObject
+    directory: str
+    mode: str  # subtree | directory | explicit
+    paths: tuple[str, ...]
+    tracks: tuple[str, ...]
+
+
+def _under(path: str, prefix: str) -> bool:
+    return path == prefix or path.startswith(prefix + "/")
+
+
+def _text_list(value) -> tuple[str, ...]:
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list):
+        return ()
+    out = []
+    for item in value:
+        text = scalar_text(item)
+        if text is not None and normalise_path(text):
+            out.append(normalise_path(text))
+    return tuple(out)
+
+
+@dataclass
+class Prepared:
+    steps: dict[str, tuple[Step, ...]] = field(default_factory=dict)
+    contracts: list[Contract] = field(default_factory=list)
+    #: sorted (changed file path, session uri)
+    session_files: list[tuple[str, str]] = field(default_factory=list)
+    sessions: list[LayerObject] = field(default_factory=list)
+    blocking_rules: list[LayerObject] = field(default_factory=list)
+    governance: list[LayerObject] = field(default_factory=list)
+    haystacks: list[tuple[str, str]] = field(default_factory=list)
+
+    def sessions_touching(self, scope: str) -> dict[str, int]:
+        """session uri -> number of its changed files under ``scope``."""
+        counts: dict[str, int] = {}
+        start = bisect.bisect_left(self.session_files, (scope, ""))
+        for path, uri in self.session_files[start:]:
+            if _under(path, scope):
+                counts[uri] = counts.get(uri, 0) + 1
+            elif not path.startswith(scope):
+                break
+        return counts
+
+
+def _build(index: Index) -> Prepared:
+    prep = Prepared()
+    steps: dict[str, list[Step]] = {}
+    for edge in index.edges:
+        rule = EDGE_RULES.get(edge.kind)
+        if rule is None:
+            continue
+        steps.setdefault(edge.source, []).append(
+            Step(edge.target, edge.kind, rule.forward, rule.forward_reason))
+        steps.setdefault(edge.target, []).append(
+            Step(edge.source, edge.kind, rule.reverse, rule.reverse_reason))
+    prep.steps = {uri: tuple(sorted(s, key=lambda x: (x.target, x.edge, -x.weight)))
+                  for uri, s in steps.items()}
+
+    for obj in index.by_kind.get("context", []):
+        if (obj.status or "").lower() == "deprecated":
+            continue
+        mode = (scalar_text(obj.fields.get("scope")) or "directory").strip().lower()
+        directory = posixpath.dirname(obj.provenance.path) or "."
+        prep.contracts.append(Contract(obj, directory, mode, _text_list(obj.fields.get("paths")),
+                                       _text_list(obj.fields.get("tracks"))))
+    for obj in index.by_kind.get("session", []):
+        prep.sessions.append(obj)
+        for path in _text_list(obj.fields.get("changed_files")):
+            prep.session_files.append((path, obj.uri))
+    prep.session_files.sort()
+    for obj in index.by_kind.get("rule", []):
+        if (scalar_text(obj.fields.get("class")) or "").strip().lower() == "blocking":
+            prep.blocking_rules.append(obj)
+    prep.governance = list(index.by_kind.get("policy", [])) + list(index.by_kind.get("scope", []))
+    for obj in index.layer.objects:
+        parts = [obj.title or "", obj.summary or "", obj.identity, *obj.tags]
+        prep.haystacks.append((" ".join(parts).lower(), obj.uri))
+    return prep
+
+
+def prepared(index: Index) -> Prepared:
+    cached = index.__dict__.get("_engine_prepared")
+    if cached is None:
+        cached = _build(index)
+        index.__dict__["_engine_prepared"] = cached
+    return cached
+
+
+def is_stale(obj: LayerObject) -> bool:
+    return (obj.status or "").strip().lower() in STALE_STATUSES
+
+
+def is_blocking_rule(obj: LayerObject) -> bool:
+    return obj.kind == "rule" and (scalar_text(obj.fields.get("class")) or "").strip().lower() == "blocking"

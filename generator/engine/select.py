@@ -1,0 +1,285 @@
+"""Selection: from the seeds, every selector offers candidates (pure).
+
+Seven selectors, in this order: seed, relation (a best-path walk over the typed graph),
+scope_path and contract (over the effective scope), governance, session_state and
+intent_match. One candidate per URI: a second discovery merges into it (max relevance,
+min depth, strongest tier; discoveries de-duplicated by selector, edge and reason). What is
+reached below the floor, or one hop beyond the depth, is recorded for the exclusions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..index import Index, normalise_path
+from ..model import LayerObject
+from .models import Discovery, Selector, Tier
+from .policy import FIXED_RELEVANCE, INTENT_CEILING, tier_for_kind
+from .prepared import Prepared, is_blocking_rule, is_stale, prepared
+from .request import ResolvedRequest
+
+__all__ = ["Candidate", "Missed", "Selection", "select"]
+
+
+@dataclass
+class Candidate:
+    obj: LayerObject
+    relevance: float
+    depth: int
+    tier: Tier
+    discoveries: dict[tuple[str, str, str], Discovery] = field(default_factory=dict)
+    required: bool = False
+
+    @property
+    def uri(self) -> str:
+        return self.obj.uri
+
+
+@dataclass
+class Missed:
+    """Reached, but below the floor (``relevance``) or one hop past the depth (``depth``)."""
+
+    obj: LayerObject
+    relevance: float
+    depth: int
+    tier: Tier
+    via: str | None
+    how: str  # words for the detail: "along depends_on from I0001", "by the intent", ...
+
+
+@dataclass
+class Selection:
+    candidates: dict[str, Candidate]
+    below_floor: dict[str, Missed]
+    beyond_depth: dict[str, Missed]
+    effective_scope: tuple[str, ...]
+
+
+def _stronger(a: Tier, b: Tier) -> Tier:
+    return a if a.rank <= b.rank else b
+
+
+class _Selector:
+    def __init__(self, index: Index, req: ResolvedRequest, branch: str | None) -> None:
+        self.index = index
+        self.req = req
+        self.prep: Prepared = prepared(index)
+        self.floor = req.request.floor
+        self.branch = branch
+        self.candidates: dict[str, Candidate] = {}
+        self.below: dict[str, Missed] = {}
+
+    # -- offering --------------------------------------------------------------------
+
+    def offer(self, obj: LayerObject, relevance: float, depth: int, tier: Tier,
+              discovery: Discovery, how: str, *, required: bool = False) -> bool:
+        """Add or merge a candidate; below the floor it is only recorded. True if offered."""
+        is_seed = obj.uri in self.req.object_seeds
+        keep_anyway = required or is_seed or (is_blocking_rule(obj) and not is_stale(obj))
+        if relevance < self.floor and not keep_anyway:
+            missed = self.below.get(obj.uri)
+            if missed is None or relevance > missed.relevance or (
+                    relevance == missed.relevance and depth < missed.depth):
+                self.below[obj.uri] = Missed(obj, relevance, depth, tier, discovery.via, how)
+            return False
+        cand = self.candidates.get(obj.uri)
+        if cand is None:
+            cand = Candidate(obj, relevance, depth, tier)
+            self.candidates[obj.uri] = cand
+        else:
+            cand.relevance = max(cand.relevance, relevance)
+            cand.depth = min(cand.depth, depth)
+            cand.tier = _stronger(cand.tier, tier)
+        cand.required = cand.required or required
+        key = (discovery.selector.value, discovery.edge or "", discovery.reason)
+        old = cand.discoveries.get(key)
+        if old is None or (discovery.depth, -discovery.weight, discovery.via or "") < (
+                old.depth, -old.weight, old.via or ""):
+            cand.discoveries[key] = discovery
+        return True
+
+    # -- selectors -------------------------------------------------------------------
+
+    def seeds(self) -> None:
+        for uri in self.req.object_seeds:
+            obj = self.index.objects[uri]
+            self.offer(obj, FIXED_RELEVANCE["seed"], 0, Tier.task,
+                       Discovery(selector=Selector.seed, reason="named in the request", depth=0,
+                                 confidence=1.0, weight=1.0), "named in the request")
+
+    def walk(self) -> dict[str, Missed]:
+        """Best-path walk in layers: relevance is the best product of edge weights over walks
+        of at most max_depth hops, depth the fewest hops; a node is expanded from every layer
+        at which its relevance improved, so expansion always uses its best relevance."""
+        max_depth = self.req.request.max_depth
+        objects = self.index.objects
+        best: dict[str, float] = {u: 1.0 for u in self.req.object_seeds}
+        frontier: dict[str, float] = dict(best)
+        for layer in range(1, max_depth + 1):
+            improved: dict[str, float] = {}
+            for u in sorted(frontier):
+                r_u = frontier[u]
+                for step in self.prep.steps.get(u, ()):
+                    v = step.target
+                    obj = objects.get(v)
+                    if obj is None:
+                        continue
+                    r = r_u * step.weight
+                    offered = self.offer(
+                        obj, r, layer, tier_for_kind(obj.kind),
+                        Discovery(selector=Selector.relation, reason=step.reason, via=u,
+                                  edge=step.edge, depth=layer, confidence=1.0,
+                                  weight=step.weight),
+                        f"along `{step.edge}` from {u}")
+                    if offered and r >= self.floor and r > best.get(v, -1.0):
+                        best[v] = r
+                        improved[v] = max(improved.get(v, 0.0), r)
+            frontier = improved
+            if not frontier:
+                break
+        # One hop past the depth: what raising max_depth by one would reach.
+        beyond: dict[str, Missed] = {}
+        # After the loop the frontier is the layer at max_depth (the seeds when it is 0);
+        # it is empty when the walk ran out of edges first.
+        if frontier:
+            for u in sorted(frontier):
+                for step in self.prep.steps.get(u, ()):
+                    v = step.target
+                    obj = objects.get(v)
+                    if obj is None or v in best or v in self.candidates:
+                        continue
+                    r = frontier[u] * step.weight
+                    if r < self.floor:
+                        continue
+                    old = beyond.get(v)
+                    if old is None or r > old.relevance:
+                        beyond[v] = Missed(obj, r, max_depth + 1, tier_for_kind(obj.kind), u,
+                                           f"along `{step.edge}` from {u}")
+        return beyond
+
+    def effective_scope(self) -> tuple[str, ...]:
+        paths = set(self.req.paths)
+        for cand in self.candidates.values():
+            if cand.obj.kind in ("issue", "milestone") and cand.depth <= 1:
+                value = cand.obj.fields.get("scope")
+                items = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+                for item in items:
+                    if not isinstance(item, str):
+                        continue
+                    path = normalise_path(item)
+                    if path and not path.startswith("/") and ".." not in path.split("/"):
+                        paths.add(path)
+        return tuple(sorted(paths))
+
+    def scope_and_contracts(self, scope: tuple[str, ...]) -> None:
+        rel_scope = FIXED_RELEVANCE["scope_path"]
+        rel_contract = FIXED_RELEVANCE["contract"]
+        for path in scope:
+            for obj in self.index.under(path):
+                if obj.kind in ("implementation", "test"):
+                    self.offer(obj, rel_scope, 1, Tier.source,
+                               Discovery(selector=Selector.scope_path,
+                                         reason=f"it lies under `{path}`, a path the work "
+                                         "declares as its scope",
+                                         via=path, depth=1, confidence=1.0, weight=rel_scope),
+                               f"under the scope path `{path}`")
+            for contract in self.prep.contracts:
+                why = _contract_reaches(contract, path)
+                if why is None:
+                    continue
+                self.offer(contract.obj, rel_contract, 1, Tier.governance,
+                           Discovery(selector=Selector.contract, reason=why, via=path, depth=1,
+                                     confidence=1.0, weight=rel_contract),
+                           f"as the contract reaching `{path}`")
+
+    def governance(self) -> None:
+        for obj in self.prep.governance:
+            word = "policy" if obj.kind == "policy" else "scope"
+            self.offer(obj, FIXED_RELEVANCE[word], 0, Tier.governance,
+                       Discovery(selector=Selector.governance,
+                                 reason=f"the repository's {word}, applied to all work",
+                                 depth=0, confidence=1.0, weight=1.0),
+                       f"as the repository's {word}", required=True)
+        if self.req.request.all_blocking_rules:
+            rel = FIXED_RELEVANCE["blocking_rule"]
+            for obj in self.prep.blocking_rules:
+                if is_stale(obj):
+                    continue
+                self.offer(obj, rel, 0, Tier.governance,
+                           Discovery(selector=Selector.governance,
+                                     reason="a blocking rule; the request asked for all of them",
+                                     depth=0, confidence=1.0, weight=rel),
+                           "as a blocking rule", required=True)
+
+    def sessions(self, scope: tuple[str, ...]) -> None:
+        touched: dict[str, int] = {}
+        for path in scope:
+            for uri, n in self.prep.sessions_touching(path).items():
+                touched[uri] = touched.get(uri, 0) + n
+        for obj in self.prep.sessions:
+            n = touched.get(obj.uri, 0)
+            if n:
+                rel = FIXED_RELEVANCE["session_scope"]
+                reason = f"a recorded session that changed {n} file(s) under the declared scope"
+            else:
+                branch = obj.fields.get("branch")
+                if not (self.branch and isinstance(branch, str) and branch == self.branch):
+                    continue
+                rel = FIXED_RELEVANCE["session_branch"]
+                reason = f"a recorded session of this branch, `{self.branch}`"
+            self.offer(obj, rel, 1, Tier.knowledge,
+                       Discovery(selector=Selector.session_state, reason=reason, depth=1,
+                                 confidence=1.0, weight=rel),
+                       "as a session record")
+
+    def intent(self) -> None:
+        terms = self.req.terms
+        if not terms:
+            return
+        objects = self.index.objects
+        for haystack, uri in self.prep.haystacks:
+            hits = [t for t in terms if t in haystack]
+            if not hits:
+                continue
+            share = len(hits) / len(terms)
+            rel = INTENT_CEILING * share
+            obj = objects[uri]
+            self.offer(obj, rel, 1, tier_for_kind(obj.kind),
+                       Discovery(selector=Selector.intent_match,
+                                 reason=f"the intent's words {', '.join(hits)} occur in its own "
+                                 "title, description, identity or tags",
+                                 depth=1, confidence=share, weight=rel),
+                       f"by the intent ({len(hits)} of {len(terms)} terms)")
+
+
+def _contract_reaches(c, path: str) -> str | None:
+    directory = "" if c.directory == "." else c.directory
+    if c.mode == "subtree" and (directory == "" or path == directory or path.startswith(directory + "/")):
+        return f"the directory contract of `{c.directory}` covers its whole subtree, which holds `{path}`"
+    if c.mode == "directory" and path == (directory or "."):
+        return f"the directory contract of `{c.directory}`, the directory `{path}` names"
+    if c.mode == "explicit":
+        for p in c.paths:
+            if path == p or path.startswith(p + "/"):
+                return f"the contract lists `{p}`, which holds `{path}`"
+    for t in c.tracks:
+        if path == t or path.startswith(t + "/") or t.startswith(path + "/"):
+            return f"the contract tracks `{t}`, which overlaps `{path}`"
+    return None
+
+
+def select(index: Index, req: ResolvedRequest, *, branch: str | None = None) -> Selection:
+    s = _Selector(index, req, branch)
+    s.seeds()
+    beyond = s.walk()
+    scope = s.effective_scope()
+    s.scope_and_contracts(scope)
+    s.governance()
+    s.sessions(scope)
+    s.intent()
+    # Reached both below the floor and one hop past the depth: raising the depth alone
+    # brings it in at the better relevance, so it is a depth exclusion.
+    beyond = {u: m for u, m in beyond.items() if u not in s.candidates}
+    below = {u: m for u, m in s.below.items() if u not in s.candidates and u not in beyond}
+    return Selection(s.candidates, below, beyond, scope)
+

@@ -1,0 +1,76 @@
+"""Terminal renderings of compiled answers and explanations (pure: value in, text out)."""
+
+from __future__ import annotations
+
+from .engine.models import CompiledContext, Explanation
+from .engine.numbers import fmt_number
+
+__all__ = ["render_compiled", "render_explanation"]
+
+
+def _bar(tokens: int, limit: int, width: int = 30) -> str:
+    if limit <= 0:
+        return ""
+    filled = min(width, round(width * tokens / limit))
+    return "#" * filled + "." * (width - filled)
+
+
+def _short(uri: str) -> str:
+    return uri.split("://", 1)[-1]
+
+
+def render_compiled(c: CompiledContext) -> str:
+    b = c.budget
+    lines = []
+    seeds = ", ".join(f"{s.from_} {s.uri}" for s in c.seeds) or "(no seeds: governance only)"
+    lines.append(f"context of {seeds}")
+    r = c.request
+    lines.append(f"request: budget {r.budget_tokens:,} tokens, floor {fmt_number(r.floor)}, "
+                 f"max_depth {r.max_depth}" + (", all blocking rules" if r.all_blocking_rules else ""))
+    verdict = "OVER BUDGET: the required entries alone exceed the limit" if b.over_budget else \
+        f"{b.remaining_tokens:,} left"
+    lines.append(f"budget: {b.used_tokens:,} of {b.limit_tokens:,} tokens used "
+                 f"({b.required_tokens:,} required); {verdict}")
+    lines.append("")
+    for t in b.tiers:
+        lines.append(f"  {t.tier.value:<10} {_bar(t.tokens, b.limit_tokens)} {t.tokens:>7,} tok  "
+                     f"{t.selected:>3} selected  {t.excluded:>3} over budget")
+    lines.append("")
+    lines.append(f"selected ({len(c.selected)}):")
+    for e in c.selected:
+        how = ", ".join(sorted({d.selector.value + (f"({d.edge})" if d.edge else "")
+                                for d in e.discovered_by}))
+        flag = " required" if e.required else ""
+        lines.append(f"  {e.tier.value:<10} {e.relevance:>5.3f} {e.cost_tokens:>6,} tok  "
+                     f"{_short(e.uri)}{flag}  [{how}]")
+    if c.excluded:
+        lines.append("")
+        lines.append(f"excluded ({len(c.excluded)}):")
+        for x in c.excluded:
+            lines.append(f"  {x.reason.value:<10} {x.cost_tokens:>6,} tok  {_short(x.uri)}")
+            lines.append(f"             {x.detail}")
+    dedup = [d for d in c.deduplicated if d.dropped]
+    if dedup:
+        lines.append("")
+        lines.append(f"deduplicated ({len(dedup)}):")
+        for d in dedup:
+            lines.append(f"  {d.key:<8} kept {_short(d.kept)}; dropped "
+                         f"{', '.join(_short(x) for x in d.dropped)}")
+    if c.conflicts:
+        lines.append("")
+        lines.append(f"conflicts ({len(c.conflicts)}):")
+        for k in c.conflicts:
+            lines.append(f"  {k.kind:<10} {k.detail}")
+    if c.diagnostics:
+        lines.append("")
+        lines.append(f"diagnostics ({len(c.diagnostics)}):")
+        for d in c.diagnostics:
+            lines.append(f"  {d.location()}: {d.severity}: {d.message}")
+    return "\n".join(lines) + "\n"
+
+
+def render_explanation(e: Explanation) -> str:
+    b = e.budget
+    return (f"{e.uri}: {e.standing.value}\n{e.detail}\n"
+            f"(judged under a budget of {b.limit_tokens:,} tokens: {b.used_tokens:,} used, "
+            f"{b.remaining_tokens:,} left{', over budget' if b.over_budget else ''})\n")
