@@ -85,12 +85,16 @@ def load_layer(tree: SourceTree, *, cache: ParseCache | None = None) -> Layer:
     diagnostics.extend(class_diags)
 
     discovered: dict[str, int] = {c.id: 0 for c in classes}
+    # A cheap prefix test first: most classes cannot match most paths.
+    class_prefixes = [(c, c.pathspec.base_dir + "/" if c.pathspec.base_dir else "") for c in classes]
     candidates: list[LayerObject] = []
     for rel_path, data in tree.files.items():
         if rel_path == manifest.local_dir or rel_path.startswith(manifest.local_dir + "/"):
             continue
         claims = tuple(
-            Claim(c.id, c.kind) for c in classes if c.pathspec.matches(rel_path)
+            Claim(c.id, c.kind)
+            for c, prefix in class_prefixes
+            if rel_path.startswith(prefix) and c.pathspec.matches(rel_path)
         )
         for claim in claims:
             discovered[claim.class_id] += 1

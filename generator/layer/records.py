@@ -414,7 +414,8 @@ def _parse_mapping(ctx: _FileContext, text: str, offset: int, what: str) -> tupl
             offset,
         )
         return None, {}
-    return {str(k): v for k, v in result.value.items()}, _top_level_lines(text, offset)
+    lines = result.key_lines if result.key_lines is not None else _top_level_lines(text, offset)
+    return {str(k): v for k, v in result.value.items()}, lines
 
 
 def _list_members(ctx: _FileContext, claim: Claim, spec: KindSpec, data: dict, text: str,

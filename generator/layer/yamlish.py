@@ -22,6 +22,8 @@ from typing import Any
 
 import yaml
 
+from .fastyaml import fast_parse
+
 __all__ = ["YamlProblem", "YamlResult", "parse_yaml"]
 
 _BaseLoader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -100,6 +102,8 @@ class YamlResult:
     dialect_lines: list[int] = field(default_factory=list)
     #: (key, 1-based line) for every key that repeats inside one mapping; the last wins.
     duplicate_keys: list[tuple[str, int]] = field(default_factory=list)
+    #: 1-based line of each top-level key, when the fast reader knew it (else None).
+    key_lines: dict[str, int] | None = None
 
 
 # `indent [- ] key: value` where the value is a plain scalar (not quoted, not a flow
@@ -165,6 +169,15 @@ def parse_yaml(text: str, *, line_offset: int = 0) -> YamlResult:
 
     ``line_offset`` is added to every reported line (front matter starts below its ``---``).
     """
+    fast = fast_parse(text)
+    if fast is not None:
+        value, dialect, dups, key_lines = fast
+        return YamlResult(
+            value=value,
+            dialect_lines=[n + line_offset for n in dialect],
+            duplicate_keys=[(k, n + line_offset) for k, n in dups],
+            key_lines={k: n + line_offset for k, n in key_lines.items()},
+        )
     result = YamlResult()
     lines: list[str] | None = None
     current = text
