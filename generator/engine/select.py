@@ -55,6 +55,16 @@ class Selection:
     effective_scope: tuple[str, ...]
 
 
+#: Relevances are products of float weights (0.6 × 2/3 is 0.39999999999999997), so "below
+#: the floor" forgives float noise: a relevance within this of the floor meets it. The budget
+#: stage names "the floor that brings it in" with the same tolerance.
+FLOOR_TOLERANCE = 1e-9
+
+
+def below_floor(relevance: float, floor: float) -> bool:
+    return relevance < floor - FLOOR_TOLERANCE
+
+
 def _stronger(a: Tier, b: Tier) -> Tier:
     return a if a.rank <= b.rank else b
 
@@ -76,7 +86,7 @@ class _Selector:
         """Add or merge a candidate; below the floor it is only recorded. True if offered."""
         is_seed = obj.uri in self.req.object_seeds
         keep_anyway = required or is_seed or (is_blocking_rule(obj) and not is_stale(obj))
-        if relevance < self.floor and not keep_anyway:
+        if below_floor(relevance, self.floor) and not keep_anyway:
             missed = self.below.get(obj.uri)
             if missed is None or relevance > missed.relevance or (
                     relevance == missed.relevance and depth < missed.depth):
@@ -131,7 +141,7 @@ class _Selector:
                                   edge=step.edge, depth=layer, confidence=1.0,
                                   weight=step.weight),
                         f"along `{step.edge}` from {u}")
-                    if offered and r >= self.floor and r > best.get(v, -1.0):
+                    if offered and not below_floor(r, self.floor) and r > best.get(v, -1.0):
                         best[v] = r
                         improved[v] = max(improved.get(v, 0.0), r)
             frontier = improved
@@ -149,7 +159,7 @@ class _Selector:
                     if obj is None or v in best or v in self.candidates:
                         continue
                     r = frontier[u] * step.weight
-                    if r < self.floor:
+                    if below_floor(r, self.floor):
                         continue
                     old = beyond.get(v)
                     if old is None or r > old.relevance:
