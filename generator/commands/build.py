@@ -1,41 +1,72 @@
-"""``devcontext build``: load the layer and write the site (placeholder until the site lands)."""
+"""``devcontext build``: compile every context and write the site."""
 
 from __future__ import annotations
 
 import argparse
-import html
 import sys
+import time
 from pathlib import Path
 
 from ..diagnostics import count_by_severity
+from ..gitinfo import read_git
+from ..progress import TerminalProgress
+from ..site.build import Progress, SiteInputs, build_site
+from ..site.render import TEMPLATES_DIR
 from ..workspace import Workspace
+from ..writer import write_site
 from .common import add_repo_option, plural
 
-__all__ = ["register", "run"]
+__all__ = ["register", "run", "site_label"]
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("build", help="build the static site", description="Build the site.")
+    p = sub.add_parser(
+        "build",
+        help="build the static site (explain pages and JSON)",
+        description="Compile the context of every issue and milestone and write the static "
+        "site: HTML explain pages and JSON under api/v1/. Without --repo it builds the bundled "
+        "demo layer. The output directory is replaced atomically.",
+    )
     add_repo_option(p)
     p.add_argument("--out", default="site", metavar="DIR", help="output directory (default: site)")
+    p.add_argument("--templates", metavar="DIR", help="templates directory (default: the bundled one)")
+    p.add_argument("--base-url", metavar="URL", help="absolute URL the site is served at (for sitemap.xml)")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar, only the summary")
     p.set_defaults(run=run)
 
 
+def site_label(ws: Workspace) -> str:
+    return "demo layer (nimbus)" if ws.is_demo else ws.root.resolve().name
+
+
 def run(args: argparse.Namespace) -> int:
+    started = time.perf_counter()
     out = Path(args.out)
     ws = Workspace.open(args.repo, exclude=[out])
-    index = ws.index
-    counts = count_by_severity(index.diagnostics)
-    print(f"{ws.label}: {plural(len(index.objects), 'object')} in "
-          f"{plural(len(ws.layer.files), 'file')}; {plural(len(index.edges), 'edge')}; "
-          f"{counts['error']} error(s), {counts['warning']} warning(s)")
-    for kind, n in index.counts_by_kind().items():
-        print(f"  {kind}: {n}")
-    out.mkdir(parents=True, exist_ok=True)
-    rows = "".join(f"<li>{html.escape(k)}: {n}</li>" for k, n in index.counts_by_kind().items())
-    (out / "index.html").write_text(
-        f"<!doctype html><meta charset=utf-8><title>devcontext</title><ul>{rows}</ul>\n",
-        encoding="utf-8",
+    progress = TerminalProgress(enabled=False if args.quiet else None)
+    inputs = SiteInputs(
+        index=ws.index,
+        git=read_git(ws.root, working_tree=False),
+        label=site_label(ws),
+        templates=Path(args.templates) if args.templates else TEMPLATES_DIR,
+        base_url=args.base_url,
     )
-    print(f"wrote {out / 'index.html'}", file=sys.stdout)
+    files = build_site(inputs, Progress(stage=progress.stage, step=progress.step))
+    stats = write_site(files, out)
+    progress.close()
+    index = ws.index
+    over = 0
+    import json
+
+    site_index = json.loads((out / "api/v1/index.json").read_text(encoding="utf-8"))
+    over = sum(1 for c in site_index["contexts"] if c["over_budget"])
+    counts = count_by_severity(index.diagnostics)
+    seconds = time.perf_counter() - started
+    print(
+        f"built {out}: {plural(stats.pages, 'page')}, {plural(stats.json_files, 'JSON file')}, "
+        f"{stats.bytes / 1e6:.1f} MB; {plural(len(site_index['contexts']), 'context')} "
+        f"({over} over budget); {plural(counts['error'], 'error')}, "
+        f"{plural(counts['warning'], 'warning')}; {seconds:.1f}s",
+        file=sys.stdout,
+    )
     return 0

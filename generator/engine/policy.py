@@ -57,33 +57,28 @@ class EdgeRule:
     reverse_reason: str
 
 
+#: Reasons are written from the reached entry's side, with "it" meaning the entry it was
+#: reached from (the discovery's ``via``): "via I0201 — a dependency it declares".
 EDGE_RULES: dict[str, EdgeRule] = {
     r.edge: r
     for r in (
-        EdgeRule("belongs_to", 0.95, 0.45, "the milestone this work belongs to",
+        EdgeRule("belongs_to", 0.95, 0.45, "the milestone it belongs to",
                  "another issue of the same milestone"),
-        EdgeRule("depends_on", 0.9, 0.6, "the source declares a dependency on it",
-                 "it is depended on by the source"),
-        EdgeRule("governed_by", 0.9, 0.5, "governed by it", "it governs the source"),
-        EdgeRule("put_in_force", 0.8, 0.85, "the decision put it in force",
-                 "the decision that put this in force"),
-        EdgeRule("supersedes", 0.7, 0.7, "it is stood in for by the source",
-                 "it stands in for the source"),
-        EdgeRule("tracks", 0.7, 0.9, "the contract tracks this file",
-                 "the contract that tracks it"),
-        EdgeRule("implemented_by", 0.85, 0.85, "the claim is implemented by this file",
-                 "a claim this file implements"),
-        EdgeRule("tested_by", 0.85, 0.85, "the claim is proved by this case",
-                 "a claim this case proves"),
-        EdgeRule("defined_in", 0.8, 0.8, "the claim is defined in this file",
-                 "a claim defined in it"),
-        EdgeRule("exercises", 0.6, 0.7, "the scenario exercises it",
-                 "a scenario that exercises it"),
-        EdgeRule("evidences", 0.6, 0.6, "evidence for the claim", "what is evidence for it"),
-        EdgeRule("runs", 0.6, 0.5, "the scenario runs this command", "a scenario that runs it"),
-        EdgeRule("related_to", 0.7, 0.7, "named as related by the source",
-                 "it names the source as related"),
-        EdgeRule("serves", 0.5, 0.4, "the source serves it", "it is served by the source"),
+        EdgeRule("depends_on", 0.9, 0.6, "a dependency it declares",
+                 "declares a dependency on it"),
+        EdgeRule("governed_by", 0.9, 0.5, "governs it", "governed by it"),
+        EdgeRule("put_in_force", 0.8, 0.85, "put in force by it",
+                 "the decision that put it in force"),
+        EdgeRule("supersedes", 0.7, 0.7, "superseded by it", "supersedes it"),
+        EdgeRule("tracks", 0.7, 0.9, "a file its contract tracks", "the contract that tracks it"),
+        EdgeRule("implemented_by", 0.85, 0.85, "implements it", "the claim it implements"),
+        EdgeRule("tested_by", 0.85, 0.85, "the case that proves it", "the claim it proves"),
+        EdgeRule("defined_in", 0.8, 0.8, "where it is defined", "a claim defined in it"),
+        EdgeRule("exercises", 0.6, 0.7, "exercised by it", "a scenario that exercises it"),
+        EdgeRule("evidences", 0.6, 0.6, "evidence it names", "names it as evidence"),
+        EdgeRule("runs", 0.6, 0.5, "a command it runs", "a scenario that runs it"),
+        EdgeRule("related_to", 0.7, 0.7, "named as related by it", "names it as related"),
+        EdgeRule("serves", 0.5, 0.4, "served by it", "serves it"),
     )
 }
 

@@ -1,0 +1,155 @@
+"""The static JSON API under ``site/api/v1/``: its payload models and their JSON Schemas.
+
+Every file is written through :func:`generator.jsonio.canonical_json`; every payload type
+here has a schema in ``site/api/v1/schemas/``, generated from the same models.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, RootModel
+
+from ..engine.models import CompiledContext
+
+__all__ = [
+    "ContextSummary",
+    "SiteIndex",
+    "ObjectSummary",
+    "ObjectsIndex",
+    "EdgeRecord",
+    "StandingRecord",
+    "ObjectRecord",
+    "SCHEMAS",
+    "API_VERSION",
+]
+
+API_VERSION = "v1"
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class ContextSummary(_Model):
+    kind: str
+    id: str
+    uri: str
+    title: str | None = None
+    state: str | None = None
+    page: str
+    json_url: str
+    selected: int
+    excluded: int
+    used_tokens: int
+    limit_tokens: int
+    required_tokens: int
+    over_budget: bool
+
+
+class SiteIndex(_Model):
+    """``api/v1/index.json``: the layer at a glance and every compiled context."""
+
+    api: str = API_VERSION
+    fingerprint: str
+    files: int
+    objects: int
+    edges: int
+    unresolved: int
+    kinds: dict[str, int]
+    diagnostics: dict[str, int]
+    defaults: dict[str, float | int]
+    contexts: list[ContextSummary]
+    issue_states: dict[str, int]
+
+
+class ObjectSummary(_Model):
+    uri: str
+    kind: str
+    identity: str
+    title: str | None = None
+    status: str | None = None
+    state: str | None = None
+    version: str | None = None
+    path: str
+    page: str
+    json_url: str
+
+
+class ObjectsIndex(RootModel[list[ObjectSummary]]):
+    """``api/v1/objects.json``: every object of the layer."""
+
+
+class EdgeRecord(_Model):
+    edge: str
+    field: str
+    uri: str
+    page: str | None = None
+
+
+class UnresolvedRecord(_Model):
+    field: str
+    reference: str
+    target: str | None = None
+    correction: str
+    line: int | None = None
+
+
+class StandingRecord(_Model):
+    context: str
+    context_kind: str
+    context_id: str
+    standing: str
+    word: str
+    detail: str
+    relevance: float | None = None
+    cost_tokens: int | None = None
+    page: str
+
+
+class ProvenanceRecord(_Model):
+    path: str
+    directory: str
+    source_class: str
+    section: str | None = None
+    bytes: int
+    member: str | None = None
+
+
+class ObjectRecord(_Model):
+    """``api/v1/objects/<kind>/<identity>.json``: one object, its edges, its standing."""
+
+    uri: str
+    kind: str
+    identity: str
+    title: str | None = None
+    summary: str | None = None
+    status: str | None = None
+    state: str | None = None
+    state_reasons: list[str] = []
+    version: str | None = None
+    tags: list[str] = []
+    facts: dict[str, str] = {}
+    fields: dict[str, Any] = {}
+    provenance: ProvenanceRecord
+    page: str
+    edges_out: list[EdgeRecord] = []
+    edges_in: list[EdgeRecord] = []
+    external: list[EdgeRecord] = []
+    unresolved: list[UnresolvedRecord] = []
+    standings: list[StandingRecord] = []
+
+
+#: schema file name -> model, written to ``api/v1/schemas/``.
+SCHEMAS: dict[str, type[BaseModel]] = {
+    "index.schema.json": SiteIndex,
+    "objects.schema.json": ObjectsIndex,
+    "object.schema.json": ObjectRecord,
+    "compiled-context.schema.json": CompiledContext,
+}
+
+
+def schema_of(model: type[BaseModel]) -> dict[str, Any]:
+    schema = model.model_json_schema(by_alias=True, mode="serialization")
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    return schema

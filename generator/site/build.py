@@ -1,0 +1,480 @@
+"""Build the site: compile every context, then render every page and JSON file (pure:
+the result is a stream of ``(relative path, bytes)``; :mod:`generator.writer` writes it).
+
+Pages: the dashboard, a context page per issue and milestone, an object page per object,
+the plan, diagnostics, search, 404, sitemap. JSON under ``api/v1/``.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+from ..diagnostics import Diagnostic, count_by_severity
+from ..engine.compile import GitInfo
+from ..engine.models import TIER_ORDER, CompiledContext
+from ..engine.policy import DEFAULT_BUDGET_TOKENS, DEFAULT_FLOOR, DEFAULT_MAX_DEPTH
+from ..index import Index
+from ..jsonio import canonical_json
+from ..model import LayerObject
+from ..states import STATES
+from . import urls
+from .api import (
+    SCHEMAS,
+    ContextSummary,
+    EdgeRecord,
+    ObjectRecord,
+    ObjectsIndex,
+    ObjectSummary,
+    ProvenanceRecord,
+    SiteIndex,
+    StandingRecord,
+    UnresolvedRecord,
+    schema_of,
+)
+from .contexts import ContextKey, Standing, compile_all, standings_of
+from .markdown import MarkdownRenderer
+from .render import TEMPLATES_DIR, make_environment
+from .svg import STATE_COLORS, TIER_COLORS, budget_bar, plan_graph
+
+__all__ = ["SiteInputs", "Progress", "build_site", "STATIC_FILES"]
+
+#: Static assets copied from ``templates/static/`` to ``site/static/``.
+STATIC_FILES = ("style.css", "search.js")
+
+#: Object pages list at most this many standings; the JSON carries all of them.
+MAX_STANDINGS_SHOWN = 200
+
+
+@dataclass
+class Progress:
+    """Callbacks a terminal can draw a progress bar from; all optional."""
+
+    stage: Callable[[str, int], None] = lambda name, total: None
+    step: Callable[[], None] = lambda: None
+
+
+@dataclass
+class SiteInputs:
+    index: Index
+    git: GitInfo = field(default_factory=GitInfo)
+    #: How to name the repository on pages (never an absolute path).
+    label: str = "repository"
+    templates: Path = TEMPLATES_DIR
+    base_url: str | None = None
+
+
+class _Site:
+    def __init__(self, inputs: SiteInputs, progress: Progress) -> None:
+        self.inputs = inputs
+        self.index = inputs.index
+        self.progress = progress
+        self.env = make_environment(inputs.templates)
+        self.md = MarkdownRenderer()
+        self.compiled: dict[ContextKey, CompiledContext] = {}
+        self.standings: dict[str, list[Standing]] = {}
+        self.context_of_uri: dict[str, ContextKey] = {}
+        self.pages: list[str] = []
+
+    # -- links -----------------------------------------------------------------------
+
+    def object_href(self, page: str, uri: str) -> str | None:
+        if uri in self.index.objects:
+            return urls.relative(page, urls.object_page(uri))
+        return None
+
+    def context_href(self, page: str, key: ContextKey, anchor: str | None = None) -> str:
+        href = urls.relative(page, urls.context_page(key.kind, key.identity))
+        return f"{href}#{anchor}" if anchor else href
+
+    def path_link(self, page: str) -> Callable[[str], str | None]:
+        """Resolve a repository path (from a Markdown link) to an object page."""
+
+        def resolve(repo_path: str) -> str | None:
+            found = self.index.at_path(repo_path)
+            if not found:
+                return None
+            return urls.relative(page, urls.object_page(sorted(o.uri for o in found)[0]))
+
+        return resolve
+
+    def render(self, template: str, page: str, **values: Any) -> bytes:
+        root = urls.relative(page, "index.html")[: -len("index.html")]
+        nav = [("Dashboard", "index.html"), ("Plan", "plan.html"), ("Search", "search.html"),
+               ("Diagnostics", "diagnostics.html")]
+        self.pages.append(page)
+        text = self.env.get_template(template).render(
+            root=root,
+            page=page,
+            nav=[(label, root + target, target == page) for label, target in nav],
+            label=self.inputs.label,
+            fingerprint=self.index.fingerprint,
+            tier_colors=TIER_COLORS,
+            state_colors=STATE_COLORS,
+            **values,
+        )
+        return text.encode("utf-8")
+
+    # -- build -----------------------------------------------------------------------
+
+    def build(self) -> Iterator[tuple[str, bytes]]:
+        keys_total = sum(len(self.index.by_kind.get(k, [])) for k in ("issue", "milestone"))
+        self.progress.stage("compiling contexts", keys_total)
+        self.compiled = compile_all(self.index, self.inputs.git, on_done=self.progress.step)
+        self.standings = standings_of(self.compiled)
+        self.context_of_uri = {k.uri: k for k in self.compiled}
+
+        self.progress.stage("writing context pages", len(self.compiled))
+        for key, answer in sorted(self.compiled.items()):
+            yield from self.context_files(key, answer)
+            self.progress.step()
+        self.progress.stage("writing object pages", len(self.index.objects))
+        for uri in sorted(self.index.objects):
+            yield from self.object_files(self.index.objects[uri])
+            self.progress.step()
+        self.progress.stage("writing overview pages", 1)
+        yield from self.overview_files()
+        self.progress.step()
+
+    # -- contexts --------------------------------------------------------------------
+
+    def context_view(self, key: ContextKey, answer: CompiledContext, page: str) -> dict:
+        obj = self.index.objects[key.uri]
+        by_tier: dict[str, list] = {t.value: [] for t in TIER_ORDER}
+        required_by_tier: Counter[str] = Counter()
+        for e in answer.selected:
+            if e.required:
+                required_by_tier[e.tier.value] += e.cost_tokens
+            by_tier[e.tier.value].append({
+                "e": e,
+                "anchor": urls.anchor_for(e.uri),
+                "href": self.object_href(page, e.uri),
+                "paths": [{
+                    "d": d,
+                    "via_href": self.object_href(page, d.via) if d.via else None,
+                } for d in e.discovered_by],
+            })
+        excluded = []
+        unresolved = []
+        for x in answer.excluded:
+            row = {"x": x, "anchor": urls.anchor_for(x.uri), "href": self.object_href(page, x.uri)}
+            (unresolved if x.reason.value == "unresolved" else excluded).append(row)
+        dedup = [{"d": d, "kept_href": self.object_href(page, d.kept),
+                  "anchor": urls.anchor_for(d.dropped[0]) if d.dropped else None,
+                  "dropped": [(u, self.object_href(page, u), urls.anchor_for(u)) for u in d.dropped]}
+                 for d in answer.deduplicated]
+        state = self.index.issue_states.get(key.uri)
+        return {
+            "key": key,
+            "obj": obj,
+            "a": answer,
+            "state": state,
+            "object_href": urls.relative(page, urls.object_page(key.uri)),
+            "json_href": urls.relative(page, urls.context_json(key.kind, key.identity)),
+            "budget_svg": budget_bar(answer.budget, dict(required_by_tier)),
+            "tiers": [(t, by_tier[t.tier.value]) for t in answer.budget.tiers],
+            "excluded": excluded,
+            "unresolved": unresolved,
+            "dedup_semantic": [d for d in dedup if d["d"].dropped],
+            "dedup_structural": [d for d in dedup if not d["d"].dropped],
+            "reason_counts": Counter(x.reason.value for x in answer.excluded),
+            "excluded_tokens": sum(x.cost_tokens for x in answer.excluded),
+        }
+
+    def context_files(self, key: ContextKey, answer: CompiledContext) -> Iterator[tuple[str, bytes]]:
+        page = urls.context_page(key.kind, key.identity)
+        yield urls.context_json(key.kind, key.identity), canonical_json(answer)
+        title = self.index.objects[key.uri].title or key.identity
+        yield page, self.render("context.html", page, title=f"Context of {key.identity}: {title}",
+                                **self.context_view(key, answer, page))
+
+    # -- objects ---------------------------------------------------------------------
+
+    def object_record(self, obj: LayerObject) -> ObjectRecord:
+        page = urls.object_page(obj.uri)
+        index = self.index
+        state = index.issue_states.get(obj.uri)
+
+        def edge(e_kind: str, fld: str, uri: str) -> EdgeRecord:
+            return EdgeRecord(edge=e_kind, field=fld, uri=uri,
+                              page=urls.object_page(uri) if uri in index.objects else None)
+
+        standings = []
+        for s in self.standings.get(obj.uri, []):
+            standings.append(StandingRecord(
+                context=s.context.uri, context_kind=s.context.kind, context_id=s.context.identity,
+                standing=s.standing, word=s.word, detail=s.detail, relevance=s.relevance,
+                cost_tokens=s.cost_tokens, page=urls.context_page(s.context.kind, s.context.identity)
+                + "#" + urls.anchor_for(obj.uri)))
+        prov = obj.provenance
+        return ObjectRecord(
+            uri=obj.uri, kind=obj.kind, identity=obj.identity, title=obj.title, summary=obj.summary,
+            status=obj.status, state=state.state if state else None,
+            state_reasons=list(state.reasons) if state else [], version=obj.version,
+            tags=list(obj.tags), facts=dict(obj.facts), fields=dict(obj.fields),
+            provenance=ProvenanceRecord(**prov.model_dump()), page=page,
+            edges_out=[edge(e.kind, e.field, e.target) for e in index.out_edges.get(obj.uri, [])],
+            edges_in=[edge(e.kind, e.field, e.source) for e in index.in_edges.get(obj.uri, [])],
+            external=[EdgeRecord(edge=x.kind, field=x.field, uri=x.node)
+                      for x in index.externals_by_source.get(obj.uri, [])],
+            unresolved=[UnresolvedRecord(field=u.field, reference=u.reference, target=u.target_uri,
+                                         correction=u.correction, line=u.line)
+                        for u in index.unresolved_by_source.get(obj.uri, [])],
+            standings=standings,
+        )
+
+    def object_files(self, obj: LayerObject) -> Iterator[tuple[str, bytes]]:
+        record = self.object_record(obj)
+        yield urls.object_json(obj.uri), canonical_json(record)
+        page = record.page
+        body_html = None
+        if obj.body and obj.body.strip():
+            body_html = self.md.render(obj.body, obj.provenance.directory, self.path_link(page))
+        rel = lambda target: urls.relative(page, target) if target else None  # noqa: E731
+        counts = Counter(s.standing for s in record.standings)
+        context_key = self.context_of_uri.get(obj.uri)
+        diags = [d for d in self.index.diagnostics if d.path == obj.provenance.path]
+        yield page, self.render(
+            "object.html", page,
+            title=f"{obj.kind} {obj.identity}",
+            obj=obj,
+            rec=record,
+            body_html=body_html,
+            fields=_field_rows(obj.fields),
+            edges_out=[(e, rel(e.page)) for e in record.edges_out],
+            edges_in=[(e, rel(e.page)) for e in record.edges_in],
+            standings=[(s, rel(s.page)) for s in record.standings[:MAX_STANDINGS_SHOWN]],
+            standings_hidden=max(0, len(record.standings) - MAX_STANDINGS_SHOWN),
+            standing_counts=counts,
+            own_context=(self.context_href(page, context_key) if context_key else None),
+            json_href=rel(urls.object_json(obj.uri)),
+            diagnostics=diags,
+        )
+
+    # -- overview --------------------------------------------------------------------
+
+    def overview_files(self) -> Iterator[tuple[str, bytes]]:
+        index = self.index
+        summaries = []
+        for key, answer in sorted(self.compiled.items()):
+            obj = index.objects[key.uri]
+            state = index.issue_states.get(key.uri)
+            b = answer.budget
+            summaries.append(ContextSummary(
+                kind=key.kind, id=key.identity, uri=key.uri, title=obj.title,
+                state=state.state if state else None,
+                page=urls.context_page(key.kind, key.identity),
+                json_url=urls.context_json(key.kind, key.identity),
+                selected=len(answer.selected), excluded=len(answer.excluded),
+                used_tokens=b.used_tokens, limit_tokens=b.limit_tokens,
+                required_tokens=b.required_tokens, over_budget=b.over_budget))
+        diag_counts = count_by_severity(index.diagnostics)
+        state_counts = Counter(s.state for s in index.issue_states.values())
+        site_index = SiteIndex(
+            fingerprint=index.fingerprint, files=len(index.layer.files), objects=len(index.objects),
+            edges=len(index.edges), unresolved=len(index.unresolved), kinds=index.counts_by_kind(),
+            diagnostics=diag_counts,
+            defaults={"budget_tokens": DEFAULT_BUDGET_TOKENS, "floor": DEFAULT_FLOOR,
+                      "max_depth": DEFAULT_MAX_DEPTH},
+            contexts=summaries,
+            issue_states={s: state_counts.get(s, 0) for s in STATES})
+        yield "api/v1/index.json", canonical_json(site_index)
+        objects = []
+        for uri in sorted(index.objects):
+            obj = index.objects[uri]
+            state = index.issue_states.get(uri)
+            objects.append(ObjectSummary(
+                uri=uri, kind=obj.kind, identity=obj.identity, title=obj.title, status=obj.status,
+                state=state.state if state else None, version=obj.version,
+                path=obj.provenance.path, page=urls.object_page(uri), json_url=urls.object_json(uri)))
+        yield "api/v1/objects.json", canonical_json(ObjectsIndex(objects))
+        for name, model in sorted(SCHEMAS.items()):
+            yield f"api/v1/schemas/{name}", canonical_json(schema_of(model), indent=2)
+        search_index = self.search_index()
+        if search_index is not None:
+            yield "api/v1/search-index.json", canonical_json(search_index)
+        for name in STATIC_FILES:
+            path = self.inputs.templates / "static" / name
+            if path.is_file():
+                yield f"static/{name}", path.read_bytes()
+
+        yield "index.html", self.render("dashboard.html", "index.html", title="Dashboard",
+                                        **self.dashboard_view(site_index))
+        yield "plan.html", self.render("plan.html", "plan.html", title="Plan", **self.plan_view())
+        yield "diagnostics.html", self.render("diagnostics.html", "diagnostics.html",
+                                              title="Diagnostics", **self.diagnostics_view())
+        yield "search.html", self.render("search.html", "search.html", title="Search",
+                                         search_json=(canonical_json(search_index).decode("utf-8")
+                                                      if search_index is not None else None))
+        yield "404.html", self.render("404.html", "404.html", title="Not found")
+        yield "sitemap.xml", self.sitemap()
+
+    def search_index(self) -> dict | None:
+        try:
+            from ..query.search_index import build_search_index
+        except ImportError:
+            return None
+        data = build_search_index(self.index)
+        for entry in data.get("objects", []):
+            if isinstance(entry, dict) and "uri" in entry:
+                entry["url"] = urls.object_page(entry["uri"])
+        return data
+
+    def dashboard_view(self, site_index: SiteIndex) -> dict:
+        index = self.index
+        page = "index.html"
+        milestones = []
+        issues_by_ms: dict[str, list[LayerObject]] = {}
+        for issue in index.by_kind.get("issue", []):
+            for e in index.out_edges.get(issue.uri, []):
+                if e.kind == "belongs_to":
+                    issues_by_ms.setdefault(e.target, []).append(issue)
+        for ms in sorted(index.by_kind.get("milestone", []), key=lambda o: o.uri):
+            counts = Counter(index.issue_states[i.uri].state for i in issues_by_ms.get(ms.uri, []))
+            key = self.context_of_uri.get(ms.uri)
+            milestones.append({"obj": ms, "counts": [(s, counts.get(s, 0)) for s in STATES],
+                               "total": sum(counts.values()),
+                               "href": self.context_href(page, key) if key else None})
+        over = [c for c in site_index.contexts if c.over_budget]
+        excluded_counter: Counter[str] = Counter()
+        for answer in self.compiled.values():
+            for x in answer.excluded:
+                if x.reason.value != "unresolved":
+                    excluded_counter[x.uri] += 1
+        most_excluded = [(uri, n, self.object_href(page, uri), index.objects.get(uri))
+                         for uri, n in sorted(excluded_counter.items(), key=lambda kv: (-kv[1], kv[0]))[:15]]
+        return {
+            "si": site_index,
+            "milestones": milestones,
+            "over": over,
+            "most_excluded": most_excluded,
+            "unresolved": index.unresolved[:50],
+            "unresolved_total": len(index.unresolved),
+            "unresolved_href": lambda u: self.object_href(page, u.source),
+            "diag_counts": site_index.diagnostics,
+            "kinds": sorted(site_index.kinds.items()),
+            "states": [(s, site_index.issue_states.get(s, 0)) for s in STATES],
+        }
+
+    def plan_view(self) -> dict:
+        index = self.index
+        page = "plan.html"
+        issues_by_ms: dict[str, list[LayerObject]] = {}
+        orphans = []
+        for issue in sorted(index.by_kind.get("issue", []), key=lambda o: o.uri):
+            targets = [e.target for e in index.out_edges.get(issue.uri, []) if e.kind == "belongs_to"]
+            if targets:
+                issues_by_ms.setdefault(targets[0], []).append(issue)
+            else:
+                orphans.append(issue)
+        nodes, edges, sections = [], [], []
+        for ms in sorted(index.by_kind.get("milestone", []), key=lambda o: o.uri):
+            issues = issues_by_ms.get(ms.uri, [])
+            counts = Counter(index.issue_states[i.uri].state for i in issues)
+            key = self.context_of_uri.get(ms.uri)
+            anchor = "m-" + urls.encode_name(ms.identity)
+            nodes.append({"id": ms.uri, "label": ms.title or ms.identity, "href": "#" + anchor,
+                          "counts": {s: counts.get(s, 0) for s in STATES}})
+            for e in index.out_edges.get(ms.uri, []):
+                if e.kind == "depends_on":
+                    edges.append((ms.uri, e.target))
+            sections.append({"obj": ms, "anchor": anchor,
+                             "context_href": self.context_href(page, key) if key else None,
+                             "object_href": self.object_href(page, ms.uri),
+                             "deps": [(e.target, self.object_href(page, e.target))
+                                      for e in index.out_edges.get(ms.uri, []) if e.kind == "depends_on"],
+                             "issues": [self.issue_row(page, i) for i in issues],
+                             "counts": [(s, counts.get(s, 0)) for s in STATES]})
+        return {"svg": plan_graph(nodes, edges), "sections": sections,
+                "orphans": [self.issue_row(page, i) for i in orphans], "states": STATES}
+
+    def issue_row(self, page: str, issue: LayerObject) -> dict:
+        state = self.index.issue_states[issue.uri]
+        key = self.context_of_uri.get(issue.uri)
+        deps = [(e.target.rsplit("/", 1)[-1], self.object_href(page, e.target))
+                for e in self.index.out_edges.get(issue.uri, []) if e.kind == "depends_on"]
+        deps += [(u.reference, None) for u in self.index.unresolved_by_source.get(issue.uri, [])
+                 if u.field == "depends_on"]
+        return {"obj": issue, "state": state, "deps": deps,
+                "context_href": self.context_href(page, key) if key else None,
+                "object_href": self.object_href(page, issue.uri)}
+
+    def diagnostics_view(self) -> dict:
+        page = "diagnostics.html"
+        groups: dict[str, list[Diagnostic]] = {}
+        for d in self.index.diagnostics:
+            groups.setdefault(d.path or "(layer)", []).append(d)
+        rows = []
+        for path in sorted(groups, key=lambda p: (p == "(layer)", p)):
+            found = self.index.at_path(path) if path != "(layer)" else []
+            href = urls.relative(page, urls.object_page(sorted(o.uri for o in found)[0])) if found else None
+            rows.append({"path": path, "href": href, "entries": groups[path]})
+        return {"groups": rows, "counts": count_by_severity(self.index.diagnostics),
+                "codes": sorted(Counter(d.code for d in self.index.diagnostics).items())}
+
+    def sitemap(self) -> bytes:
+        base = (self.inputs.base_url or "").rstrip("/")
+        lines = ['<?xml version="1.0" encoding="UTF-8"?>',
+                 '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">']
+        for page in sorted(set(self.pages)):
+            if page == "404.html":
+                continue
+            loc = f"{base}/{page}" if base else page
+            lines.append(f"  <url><loc>{_xml_escape(loc)}</loc></url>")
+        lines.append("</urlset>")
+        return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+def _xml_escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _field_rows(fields: dict) -> list[tuple[str, str, bool]]:
+    """(key, text, is_block) for an object's fields: scalars inline, the rest as YAML-ish."""
+    rows = []
+    for key, value in fields.items():
+        if isinstance(value, (dict, list)):
+            rows.append((key, _block(value, 0).rstrip("\n"), True))
+        else:
+            rows.append((key, "" if value is None else _scalar(value), False))
+    return rows
+
+
+def _scalar(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _block(value: Any, indent: int) -> str:
+    pad = "  " * indent
+    if isinstance(value, dict):
+        if not value:
+            return pad + "{}\n"
+        out = []
+        for k, v in value.items():
+            if isinstance(v, (dict, list)) and v:
+                out.append(f"{pad}{k}:\n{_block(v, indent + 1)}")
+            else:
+                out.append(f"{pad}{k}: {_scalar(v) if not isinstance(v, (dict, list)) else ('{}' if isinstance(v, dict) else '[]')}\n")
+        return "".join(out)
+    if isinstance(value, list):
+        if not value:
+            return pad + "[]\n"
+        out = []
+        for v in value:
+            if isinstance(v, (dict, list)) and v:
+                inner = _block(v, indent + 1)
+                out.append(f"{pad}- {inner.lstrip()}")
+            else:
+                out.append(f"{pad}- {_scalar(v) if not isinstance(v, (dict, list)) else '[]'}\n")
+        return "".join(out)
+    return pad + _scalar(value) + "\n"
+
+
+def build_site(inputs: SiteInputs, progress: Progress | None = None) -> Iterator[tuple[str, bytes]]:
+    """Every file of the site, in a fixed order."""
+    return _Site(inputs, progress or Progress()).build()

@@ -1,0 +1,72 @@
+"""Compile the context of every issue and every milestone, and invert the answers into
+each object's standing in every context (pure)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Iterator
+
+from ..engine.compile import GitInfo, compile_context
+from ..engine.models import CompiledContext, CompileInput
+from ..index import Index
+
+__all__ = ["ContextKey", "Standing", "context_keys", "compile_all", "standings_of"]
+
+
+@dataclass(frozen=True, order=True)
+class ContextKey:
+    """One compiled context of the site: an issue's or a milestone's, at the default request."""
+
+    kind: str  # "issue" | "milestone"
+    identity: str
+    uri: str
+
+
+@dataclass(frozen=True)
+class Standing:
+    context: ContextKey
+    standing: str  # selected | excluded | deduplicated
+    word: str  # the tier, the exclusion reason, or the dedup key
+    detail: str
+    relevance: float | None = None
+    cost_tokens: int | None = None
+
+
+def context_keys(index: Index) -> list[ContextKey]:
+    keys = [ContextKey(kind, obj.identity, obj.uri)
+            for kind in ("issue", "milestone") for obj in index.by_kind.get(kind, [])]
+    return sorted(keys)
+
+
+def compile_all(index: Index, git: GitInfo, *, on_done: Callable[[], None] | None = None
+                ) -> dict[ContextKey, CompiledContext]:
+    out: dict[ContextKey, CompiledContext] = {}
+    for key in context_keys(index):
+        out[key] = compile_context(index, CompileInput(**{key.kind: key.identity}), git=git)
+        if on_done is not None:
+            on_done()
+    return out
+
+
+def standings_of(compiled: dict[ContextKey, CompiledContext]) -> dict[str, list[Standing]]:
+    """uri -> its standing in every context that reached it (sorted by context)."""
+    out: dict[str, list[Standing]] = {}
+    for key in sorted(compiled):
+        answer = compiled[key]
+        for e in answer.selected:
+            out.setdefault(e.uri, []).append(Standing(key, "selected", e.tier.value,
+                                                      "required" if e.required else "",
+                                                      e.relevance, e.cost_tokens))
+        for x in answer.excluded:
+            out.setdefault(x.uri, []).append(Standing(key, "excluded", x.reason.value, x.detail,
+                                                      x.relevance, x.cost_tokens))
+        for d in answer.deduplicated:
+            for dropped in d.dropped:
+                out.setdefault(dropped, []).append(Standing(key, "deduplicated", d.key,
+                                                            f"folded into {d.kept}"))
+    return out
+
+
+def iter_contexts(compiled: dict[ContextKey, CompiledContext]) -> Iterator[tuple[ContextKey, CompiledContext]]:
+    for key in sorted(compiled):
+        yield key, compiled[key]

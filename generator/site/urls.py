@@ -1,0 +1,99 @@
+"""Where everything lives in ``site/``, and links between pages.
+
+Identities become file names by a documented, reversible mapping: letters, digits and
+``. _ - @`` stay as they are; every other byte of the UTF-8 form becomes ``~XX`` (two
+upper-case hex digits), ``~`` included; a leading ``.`` becomes ``~2E`` so no output file
+is hidden from static hosts. ``majordomus://rule/project.x@1`` → ``rule/project.x@1``;
+``.ai/repo/policy.yaml`` → ``~2Eai~2Frepo~2Fpolicy.yaml``. File names therefore need no
+further escaping in a URL. Names longer than :data:`MAX_NAME` bytes end in ``~~`` and a
+hash instead (not reversible; the URL is listed in ``objects.json``).
+
+Every link is relative, so the site works from ``file://`` and under any base path.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import posixpath
+import re
+
+__all__ = [
+    "encode_name",
+    "decode_name",
+    "object_page",
+    "object_json",
+    "context_page",
+    "context_json",
+    "relative",
+    "anchor_for",
+    "MAX_NAME",
+]
+
+MAX_NAME = 180
+_SAFE = re.compile(r"[A-Za-z0-9._@-]")
+
+
+def encode_name(identity: str) -> str:
+    out = []
+    for i, ch in enumerate(identity):
+        if _SAFE.fullmatch(ch) and not (i == 0 and ch == "."):
+            out.append(ch)
+        else:
+            out.extend(f"~{b:02X}" for b in ch.encode("utf-8"))
+    name = "".join(out) or "~"
+    if len(name) > MAX_NAME:
+        digest = hashlib.sha1(identity.encode("utf-8")).hexdigest()[:12]
+        name = name[: MAX_NAME - 14].rstrip("~") + "~~" + digest
+    return name
+
+
+def decode_name(name: str) -> str:
+    """The inverse of :func:`encode_name` (for names that were not shortened)."""
+    if "~~" in name:
+        raise ValueError(f"{name!r} was shortened; look its identity up in objects.json")
+    data = bytearray()
+    i = 0
+    while i < len(name):
+        if name[i] == "~":
+            data.append(int(name[i + 1 : i + 3], 16))
+            i += 3
+        else:
+            data.extend(name[i].encode("ascii"))
+            i += 1
+    return data.decode("utf-8")
+
+
+def _split_uri(uri: str) -> tuple[str, str]:
+    rest = uri.split("://", 1)[-1]
+    kind, _, identity = rest.partition("/")
+    return kind, identity
+
+
+def object_page(uri: str) -> str:
+    kind, identity = _split_uri(uri)
+    return f"objects/{kind}/{encode_name(identity)}.html"
+
+
+def object_json(uri: str) -> str:
+    kind, identity = _split_uri(uri)
+    return f"api/v1/objects/{kind}/{encode_name(identity)}.json"
+
+
+def context_page(kind: str, identity: str) -> str:
+    return f"contexts/{kind}/{encode_name(identity)}.html"
+
+
+def context_json(kind: str, identity: str) -> str:
+    return f"api/v1/devcontext/compile/{kind}/{encode_name(identity)}.json"
+
+
+def relative(from_page: str, to_path: str) -> str:
+    """A relative URL from the page at ``from_page`` to ``to_path`` (both site-relative)."""
+    base = posixpath.dirname(from_page)
+    rel = posixpath.relpath(to_path, base or ".")
+    return rel
+
+
+def anchor_for(uri: str) -> str:
+    """A stable fragment id for an identifier on a context page."""
+    return "x-" + encode_name(uri.replace("://", "/"))
