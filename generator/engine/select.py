@@ -253,12 +253,15 @@ class _Selector:
                 continue
             share = len(hits) / len(terms)
             rel = INTENT_CEILING * share
+            # An inferred path is never as sure as a declared one: even when every term hits,
+            # an intent match carries a confidence below one (the `intent` field's contract),
+            # the same 0.6 × share it contributes to relevance (as the schema's examples show).
             obj = objects[uri]
             self.offer(obj, rel, 1, tier_for_kind(obj.kind),
                        Discovery(selector=Selector.intent_match,
                                  reason=f"the intent's words {', '.join(hits)} occur in its own "
                                  "title, description, identity or tags",
-                                 depth=1, confidence=share, weight=rel),
+                                 depth=1, confidence=rel, weight=rel),
                        f"by the intent ({len(hits)} of {len(terms)} terms)")
 
 
