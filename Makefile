@@ -7,7 +7,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: site test bench serve check golden clean
+.PHONY: site test bench serve check golden browser clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,8 +18,18 @@ $(STAMP): pyproject.toml
 site: $(STAMP)
 	$(BIN)/devcontext build --out site
 
-test: $(STAMP)
+test: $(STAMP) browser
 	$(BIN)/python -m pytest
+
+# Browser tests drive Debian's Chromium; install it when it is missing (needs root, as in CI).
+browser:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  echo "installing chromium for the browser tests"; \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
+	  || echo "warning: could not install chromium; browser tests will be skipped"; }
+
+golden: $(STAMP)
+	$(BIN)/python tests/site/golden.py
 
 check: $(STAMP)
 	$(BIN)/devcontext check

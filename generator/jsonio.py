@@ -14,7 +14,7 @@ __all__ = ["to_jsonable", "canonical_json", "canonical_json_text"]
 def to_jsonable(value: Any) -> Any:
     """Models to their wire form (absent optional fields omitted); everything else as is."""
     if isinstance(value, BaseModel):
-        return value.model_dump(mode="json", exclude_none=True)
+        return value.model_dump(mode="json", exclude_none=True, by_alias=True)
     if isinstance(value, dict):
         return {str(k): to_jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+pytest_plugins = ["browserkit"]
+
 REAL_LAYER = Path(__file__).resolve().parents[2] / "shared" / "data" / "majordomus-layer"
 
 for _name in list(os.environ):

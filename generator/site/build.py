@@ -43,7 +43,7 @@ from .svg import STATE_COLORS, TIER_COLORS, budget_bar, plan_graph
 __all__ = ["SiteInputs", "Progress", "build_site", "STATIC_FILES"]
 
 #: Static assets copied from ``templates/static/`` to ``site/static/``.
-STATIC_FILES = ("style.css", "search.js")
+STATIC_FILES = ("style.css", "search.js", "favicon.svg")
 
 #: Object pages list at most this many standings; the JSON carries all of them.
 MAX_STANDINGS_SHOWN = 200
@@ -112,6 +112,9 @@ class _Site:
             nav=[(label, root + target, target == page) for label, target in nav],
             label=self.inputs.label,
             fingerprint=self.index.fingerprint,
+            # Only the overview pages name the layer's fingerprint: a page that does not
+            # depend on an edit must not change because of it (incremental rebuilds).
+            show_fingerprint=page in ("index.html", "diagnostics.html"),
             tier_colors=TIER_COLORS,
             state_colors=STATE_COLORS,
             **values,

@@ -23,6 +23,7 @@ class MarkdownRenderer:
         self.md.validateLink = self._validate  # type: ignore[method-assign]
         self._resolve: Callable[[str], str | None] = lambda href: None
         md.core.ruler.push("rewrite_links", self._rewrite_rule)
+        md.core.ruler.push("demote_headings", self._demote_headings)
 
     @staticmethod
     def _validate(url: str) -> bool:
@@ -30,6 +31,14 @@ class MarkdownRenderer:
         if lowered.startswith(("javascript:", "vbscript:", "data:", "file:")):
             return False
         return True
+
+    @staticmethod
+    def _demote_headings(state) -> None:
+        """A body sits under the page's own h1 and h2: its `#` becomes h3, and so on."""
+        for token in state.tokens:
+            if token.type in ("heading_open", "heading_close"):
+                level = min(6, int(token.tag[1]) + 2)
+                token.tag = f"h{level}"
 
     def _rewrite_rule(self, state) -> None:
         for block in state.tokens:

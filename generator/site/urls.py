@@ -96,4 +96,4 @@ def relative(from_page: str, to_path: str) -> str:
 
 def anchor_for(uri: str) -> str:
     """A stable fragment id for an identifier on a context page."""
-    return "x-" + encode_name(uri.replace("://", "/"))
+    return "x-" + encode_name(uri.split("://", 1)[-1])

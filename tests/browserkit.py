@@ -1,0 +1,61 @@
+"""Headless Chromium for tests (Debian's /usr/bin/chromium driven by Playwright).
+
+Tests that need it use the ``browser`` fixture, which skips — saying why — only when the
+browser or Playwright is not installed (``make test`` installs both)."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-dev-shm-usage",
+]
+
+
+def chromium_path() -> str | None:
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.fixture(scope="session")
+def browser():
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.skip("playwright is not installed (pip install -e '.[test]')")
+    path = chromium_path()
+    if path is None:
+        pytest.skip("chromium is not installed (make browser installs it)")
+    with sync_playwright() as p:
+        instance = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
+        try:
+            yield instance
+        finally:
+            instance.close()
+
+
+class PageWatch:
+    """Opens a page and records console errors and uncaught exceptions."""
+
+    def __init__(self, browser) -> None:
+        self.page = browser.new_page(viewport={"width": 1280, "height": 900})
+        self.errors: list[str] = []
+        self.page.on("console", lambda m: self.errors.append(f"console {m.type}: {m.text}")
+                     if m.type in ("error", "warning") else None)
+        self.page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
+        self.page.on("requestfailed", lambda r: self.errors.append(f"request failed: {r.url}"))
+
+    def open(self, url: str):
+        self.page.goto(url)
+        self.page.wait_for_load_state("load")
+        return self.page
+
+    def close(self) -> None:
+        self.page.close()
