@@ -169,7 +169,8 @@ class _Doc:
                 piece = body[:end].strip(" ")
                 if not piece or end == len(body):
                     raise _Unsupported
-                if piece[0] in _BAD_START or ": " in piece or piece.endswith(":") or "#" in piece:
+                if (piece[0] in _BAD_START or ": " in piece or piece.endswith(":") or "#" in piece
+                        or any(c in piece for c in "[]{}")):
                     raise _Unsupported
                 items.append(_resolve(piece))
                 body = body[end:]

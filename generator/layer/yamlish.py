@@ -175,7 +175,7 @@ def parse_yaml(text: str, *, line_offset: int = 0) -> YamlResult:
         return YamlResult(
             value=value,
             dialect_lines=[n + line_offset for n in dialect],
-            duplicate_keys=[(k, n + line_offset) for k, n in dups],
+            duplicate_keys=sorted((k, n + line_offset) for k, n in dups),
             key_lines={k: n + line_offset for k, n in key_lines.items()},
         )
     result = YamlResult()
@@ -204,7 +204,7 @@ def parse_yaml(text: str, *, line_offset: int = 0) -> YamlResult:
             first_problem = YamlProblem(None, None, "nesting is too deep to parse")
             break
         result.value = value
-        result.duplicate_keys = [(k, line + line_offset) for k, line in dups]
+        result.duplicate_keys = sorted((k, line + line_offset) for k, line in dups)
         return result
     assert first_problem is not None
     result.dialect_lines = []
