@@ -1,0 +1,148 @@
+"""The ``cross_ref`` query: walk the layer's declared references from one object.
+
+**Start.** ``start`` names one object: a URI the index holds, else an id or slug looked up
+with :meth:`Index.lookup` in every kind — issues first, then milestones, then the other
+kinds alphabetically; the first kind that holds the name wins, and any other object the
+name also names is recorded in the query string (``also=``).
+
+**Walk.** Breadth-first over the index's typed edges (every edge kind of
+:mod:`generator.relations`: ``depends_on``, ``belongs_to``, ``tracks``, ``put_in_force``,
+…), in both directions: an object's outgoing edges (the references it declares) and its
+incoming edges (the objects that reference it — a milestone's issues are reached through
+their ``belongs_to``). ``depth`` is the number of hops (default :data:`DEFAULT_DEPTH`); a
+depth above :data:`MAX_DEPTH` is clamped to it and the clamp is recorded in the query
+string (``depth=5 (clamped from 9)``). Objects first reached at hop ``h < depth`` are
+*expanded*: each expanded object's outgoing edges in index order (target URI, edge kind,
+field), then its incoming edges in index order (source URI, edge kind, field). An object is
+a hit the first time it is reached; ``why`` names that first edge.
+
+**Unresolved.** Every reference an expanded object declares that the index could not turn
+into an edge is listed in ``unresolved_edges`` — the index's unresolved references
+(dangling ids, ``file:``/``test:`` paths a source class would discover but that are not
+there) and its external references (kinds the layer holds no objects of, such as
+``command:``) — in expansion order, never dropped, even when ``limit`` truncates the hits.
+
+**Counts.** ``candidates_scanned`` is the number of objects reached including the start;
+``candidates_matched`` the number of hits before the ``limit`` cap; a hit's ``score`` is its
+hop count.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from ..errors import NotFoundError, RequestError
+from ..index import Index
+from ..model import LayerObject
+from .models import Hit, Trace, UnresolvedEdge
+from .text import check_limit
+
+__all__ = ["DEFAULT_DEPTH", "MAX_DEPTH", "CROSS_REF_ORDER_BY", "resolve_start", "cross_ref_query"]
+
+DEFAULT_DEPTH = 2
+#: Walks deeper than this are clamped (and the clamp is recorded).
+MAX_DEPTH = 5
+#: Kinds tried first when a start name is not a URI.
+START_KINDS = ("issue", "milestone")
+
+CROSS_REF_ORDER_BY: tuple[str, ...] = (
+    "score asc: hop count from the start (breadth-first over typed edges, both directions)",
+    (
+        "discovery order within a hop: parents in the order they were reached; each parent's "
+        "outgoing edges (target uri, edge kind, field), then its incoming edges (source uri, "
+        "edge kind, field)"
+    ),
+)
+
+
+def resolve_start(index: Index, start: str | None) -> tuple[LayerObject, tuple[str, ...]]:
+    """(the start object, URIs of other objects the same name names)."""
+    name = (start or "").strip()
+    if not name:
+        raise RequestError("start is empty; name an issue or milestone id or slug, or a URI",
+                           field="start")
+    obj = index.get(name)
+    if obj is not None:
+        return obj, ()
+    kinds = [k for k in START_KINDS if k in index.by_kind]
+    kinds += [k for k in index.kinds() if k not in START_KINDS]
+    found: list[LayerObject] = []
+    for kind in kinds:
+        hit = index.lookup(kind, name)
+        if hit is not None and hit not in found:
+            found.append(hit)
+    if not found:
+        raise NotFoundError(
+            f"the layer holds no object named `{name}` (tried it as a URI, then as an id or "
+            "slug of every kind, issues and milestones first); list identifiers with "
+            "`devcontext list`",
+            field="start",
+        )
+    return found[0], tuple(o.uri for o in found[1:])
+
+
+def _label(index: Index, uri: str) -> str:
+    obj = index.get(uri)
+    return obj.identity if obj is not None else uri
+
+
+def check_depth(depth: int | None) -> tuple[int, str]:
+    if depth is None:
+        return DEFAULT_DEPTH, f"depth={DEFAULT_DEPTH}"
+    if depth < 0:
+        raise RequestError(f"depth is {depth}; it must be 0 or more (walks deeper than "
+                           f"{MAX_DEPTH} are clamped to {MAX_DEPTH})", field="depth")
+    if depth > MAX_DEPTH:
+        return MAX_DEPTH, f"depth={MAX_DEPTH} (clamped from {depth})"
+    return depth, f"depth={depth}"
+
+
+def cross_ref_query(
+    index: Index, start: str, depth: int | None = None, limit: int | None = None
+) -> Trace:
+    """Walk from ``start`` (see the module docstring)."""
+    origin, also = resolve_start(index, start)
+    max_hop, depth_text = check_depth(depth)
+    cap, limit_text = check_limit(limit)
+    query = f"cross_ref start={start.strip()} ({origin.uri}) {depth_text} {limit_text}"
+    if also:
+        query += " also=[" + ", ".join(also) + "]"
+
+    hop_of: dict[str, int] = {origin.uri: 0}
+    hits: list[Hit] = []
+    unresolved: list[UnresolvedEdge] = []
+    queue: deque[str] = deque([origin.uri])
+    while queue:
+        uri = queue.popleft()
+        hop = hop_of[uri]
+        if hop >= max_hop:
+            continue
+        here = _label(index, uri)
+        steps = [(e.target, e, f"{e.kind} from {here}") for e in index.out_edges.get(uri, ())]
+        steps += [(e.source, e, f"{e.kind} into {here} (reverse)")
+                  for e in index.in_edges.get(uri, ())]
+        for neighbour, _edge, reason in steps:
+            if neighbour in hop_of:
+                continue
+            hop_of[neighbour] = hop + 1
+            queue.append(neighbour)
+            obj = index.objects[neighbour]
+            hits.append(Hit(anchor=neighbour, kind=obj.kind, title=obj.title or None,
+                            score=hop + 1, why=f"{reason}, hop {hop + 1}"))
+        for item in index.unresolved_by_source.get(uri, ()):
+            unresolved.append(UnresolvedEdge(source=uri, field=item.field,
+                                             reference=item.reference,
+                                             why=f"unresolved: {item.correction}"))
+        for ext in index.externals_by_source.get(uri, ()):
+            unresolved.append(UnresolvedEdge(
+                source=uri, field=ext.field, reference=ext.node,
+                why=f"external: `{ext.node}` names nothing the layer holds objects of; "
+                "recorded, not followed"))
+    return Trace(
+        query=query,
+        candidates_scanned=len(hop_of),
+        candidates_matched=len(hits),
+        order_by=CROSS_REF_ORDER_BY,
+        hits=tuple(hits[:cap]),
+        unresolved_edges=tuple(unresolved),
+    )
