@@ -166,8 +166,10 @@ class _Builder:
         for uris in self.by_stem.values():
             uris.sort()
         self.classes: tuple[SourceClass, ...] = layer.classes
-        self.edges: set[Edge] = set()
-        self.externals: set[ExternalRef] = set()
+        # Plain tuples in field order (sorting and hashing tuples is far cheaper than the
+        # dataclasses'; the order is the same), made into Edge / ExternalRef once at the end.
+        self.edges: set[tuple[str, str, str, str]] = set()
+        self.externals: set[tuple[str, str, str, str]] = set()
         self.unresolved: list[Unresolved] = []
 
     # -- resolution --------------------------------------------------------------------
@@ -272,13 +274,13 @@ class _Builder:
                     continue
                 for raw in self._references(obj, relation):
                     self._add(obj, relation, raw)
-        edges = sorted(self.edges)
+        edges = [Edge(*t) for t in sorted(self.edges)]
         out_edges: dict[str, list[Edge]] = {}
         in_edges: dict[str, list[Edge]] = {}
         for edge in edges:
             out_edges.setdefault(edge.source, []).append(edge)
             in_edges.setdefault(edge.target, []).append(edge)
-        externals = sorted(self.externals)
+        externals = [ExternalRef(*t) for t in sorted(self.externals)]
         externals_by_source: dict[str, list[ExternalRef]] = {}
         for ext in externals:
             externals_by_source.setdefault(ext.source, []).append(ext)
@@ -330,11 +332,11 @@ class _Builder:
                 if target == obj.uri:
                     continue
                 if relation.inverted:
-                    self.edges.add(Edge(target, obj.uri, relation.edge, relation.field))
+                    self.edges.add((target, obj.uri, relation.edge, relation.field))
                 else:
-                    self.edges.add(Edge(obj.uri, target, relation.edge, relation.field))
+                    self.edges.add((obj.uri, target, relation.edge, relation.field))
         elif outcome == "external":
-            self.externals.add(ExternalRef(obj.uri, value, relation.edge, relation.field))
+            self.externals.add((obj.uri, value, relation.edge, relation.field))
         else:
             kind, target_uri, why = value
             fix = (

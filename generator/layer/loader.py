@@ -26,7 +26,18 @@ from .discovery import (
 from .reader import SourceTree, read_source_tree
 from .records import Claim, ParsedFile, parse_file
 
-__all__ = ["Layer", "load_layer", "load_repository", "fingerprint_of", "ParseCache"]
+__all__ = [
+    "Layer",
+    "load_layer",
+    "load_repository",
+    "fingerprint_of",
+    "ParseCache",
+    "LayerSetup",
+    "FileLoad",
+    "layer_setup",
+    "load_file",
+    "assemble_layer",
+]
 
 #: Per-file parse results keyed by everything the parse depends on; lets a rebuild re-parse
 #: only the files whose bytes (or claims) changed.
@@ -70,64 +81,108 @@ def _in_layer(rel_path: str) -> bool:
     return rel_path.startswith(LAYER_DIR + "/")
 
 
-def load_layer(tree: SourceTree, *, cache: ParseCache | None = None) -> Layer:
-    """Parse every file of ``tree`` into objects; never raises for bad input."""
-    diagnostics: list[Diagnostic] = list(tree.problems)
-    manifest_bytes = tree.files.get(MANIFEST_PATH)
+@dataclass(frozen=True)
+class LayerSetup:
+    """What the manifest and ``sources.yaml`` decide for every file: the manifest, the
+    classes, their diagnostics. Depends on the manifest's text, the sources file's text and
+    the set of paths (for the manifest's "section holds no files" check) only."""
+
+    manifest: Manifest
+    classes: tuple[SourceClass, ...]
+    src_path: str
+    #: The manifest's and the classes' diagnostics, in that order.
+    diagnostics: tuple[Diagnostic, ...]
+
+    def discovery_key(self) -> tuple:
+        """Everything a per-file result (:func:`load_file`) depends on besides the file."""
+        return (self.manifest.local_dir, self.manifest.context_documents,
+                tuple(self.manifest.sections.items()), self.classes)
+
+
+@dataclass(frozen=True)
+class FileLoad:
+    """One file's part of the layer: the classes that claim it, and its objects and
+    diagnostics (an ``unclassified`` note for a layer file nothing discovers)."""
+
+    claims: tuple[Claim, ...]
+    objects: tuple[LayerObject, ...]
+    diagnostics: tuple[Diagnostic, ...]
+
+
+def layer_setup(files: dict[str, bytes]) -> LayerSetup:
+    """Parse the manifest and resolve the classes (pure)."""
+    manifest_bytes = files.get(MANIFEST_PATH)
     manifest_text = manifest_bytes.decode("utf-8", "replace") if manifest_bytes is not None else ""
-    manifest, manifest_diags = parse_manifest(manifest_text, tree.files)
-    diagnostics.extend(manifest_diags)
+    manifest, manifest_diags = parse_manifest(manifest_text, files)
     src_path = sources_path(manifest)
-    src_bytes = tree.files.get(src_path)
+    src_bytes = files.get(src_path)
     classes, class_diags = resolve_classes(
         manifest, None if src_bytes is None else src_bytes.decode("utf-8", "replace"), src_path
     )
-    diagnostics.extend(class_diags)
+    return LayerSetup(manifest, tuple(classes), src_path, tuple(manifest_diags) + tuple(class_diags))
 
-    discovered: dict[str, int] = {c.id: 0 for c in classes}
+
+def _class_prefixes(setup: LayerSetup) -> list[tuple[SourceClass, str]]:
     # A cheap prefix test first: most classes cannot match most paths.
-    class_prefixes = [(c, c.pathspec.base_dir + "/" if c.pathspec.base_dir else "") for c in classes]
-    candidates: list[LayerObject] = []
-    for rel_path, data in tree.files.items():
-        if rel_path == manifest.local_dir or rel_path.startswith(manifest.local_dir + "/"):
-            continue
-        claims = tuple(
-            Claim(c.id, c.kind)
-            for c, prefix in class_prefixes
-            if rel_path.startswith(prefix) and c.pathspec.matches(rel_path)
-        )
-        for claim in claims:
-            discovered[claim.class_id] += 1
-        contract_name = _in_layer(rel_path) and posixpath.basename(rel_path) in manifest.context_documents
-        if not claims and not contract_name:
-            if _in_layer(rel_path):
-                diagnostics.append(
-                    Diagnostic(
-                        severity="info",
-                        code="unclassified",
-                        path=rel_path,
-                        message="is in the layer but no source class discovers it, so it is "
-                        "not an object. Add a class for it to sources.yaml, or move it.",
-                    )
-                )
-            continue
-        section = manifest.section_of(rel_path)
-        key = (rel_path, hashlib.sha1(data).digest(), claims, section, contract_name)
-        parsed = cache.get(key) if cache is not None else None
-        if parsed is None:
-            parsed = parse_file(rel_path, data, claims, section, contract_name=contract_name)
-            if cache is not None:
-                cache[key] = parsed
-        candidates.extend(parsed.objects)
-        diagnostics.extend(parsed.diagnostics)
+    return [(c, c.pathspec.base_dir + "/" if c.pathspec.base_dir else "") for c in setup.classes]
 
-    for source_class in classes:
+
+def load_file(setup: LayerSetup, rel_path: str, data: bytes, *, cache: ParseCache | None = None,
+              _prefixes: list[tuple[SourceClass, str]] | None = None) -> FileLoad | None:
+    """One file's objects and diagnostics (pure); None for this checkout's local state."""
+    manifest = setup.manifest
+    if rel_path == manifest.local_dir or rel_path.startswith(manifest.local_dir + "/"):
+        return None
+    prefixes = _prefixes if _prefixes is not None else _class_prefixes(setup)
+    claims = tuple(
+        Claim(c.id, c.kind)
+        for c, prefix in prefixes
+        if rel_path.startswith(prefix) and c.pathspec.matches(rel_path)
+    )
+    contract_name = _in_layer(rel_path) and posixpath.basename(rel_path) in manifest.context_documents
+    if not claims and not contract_name:
+        if _in_layer(rel_path):
+            return FileLoad(claims, (), (Diagnostic(
+                severity="info",
+                code="unclassified",
+                path=rel_path,
+                message="is in the layer but no source class discovers it, so it is "
+                "not an object. Add a class for it to sources.yaml, or move it.",
+            ),))
+        return FileLoad(claims, (), ())
+    section = manifest.section_of(rel_path)
+    key = (rel_path, hashlib.sha1(data).digest(), claims, section, contract_name)
+    parsed = cache.get(key) if cache is not None else None
+    if parsed is None:
+        parsed = parse_file(rel_path, data, claims, section, contract_name=contract_name)
+        if cache is not None:
+            cache[key] = parsed
+    return FileLoad(claims, parsed.objects, parsed.diagnostics)
+
+
+def assemble_layer(setup: LayerSetup, problems: Iterable[Diagnostic],
+                   loads: Iterable[FileLoad | None], *, fingerprint: str,
+                   files: dict[str, int]) -> Layer:
+    """The layer from its files' parts, given in path order (pure)."""
+    diagnostics: list[Diagnostic] = list(problems)
+    diagnostics.extend(setup.diagnostics)
+    discovered: dict[str, int] = {c.id: 0 for c in setup.classes}
+    candidates: list[LayerObject] = []
+    for load in loads:
+        if load is None:
+            continue
+        for claim in load.claims:
+            discovered[claim.class_id] += 1
+        candidates.extend(load.objects)
+        diagnostics.extend(load.diagnostics)
+
+    for source_class in setup.classes:
         if source_class.required and discovered[source_class.id] == 0:
             diagnostics.append(
                 Diagnostic(
                     severity="warning",
                     code="required_class_empty",
-                    path=src_path,
+                    path=setup.src_path,
                     message=f"class `{source_class.id}` is required but discovers no file "
                     f"(pathspec `{source_class.pathspec.text}`). Add the file, fix the "
                     "pathspec, or mark the class `required: false`.",
@@ -136,13 +191,23 @@ def load_layer(tree: SourceTree, *, cache: ParseCache | None = None) -> Layer:
 
     objects = _unique_identities(candidates, diagnostics)
     return Layer(
-        manifest=manifest,
-        classes=tuple(classes),
+        manifest=setup.manifest,
+        classes=setup.classes,
         objects=tuple(sorted(objects, key=lambda o: o.uri)),
         diagnostics=tuple(sort_diagnostics(diagnostics)),
-        fingerprint=fingerprint_of(tree.files),
-        files={p: len(b) for p, b in tree.files.items()},
+        fingerprint=fingerprint,
+        files=files,
     )
+
+
+def load_layer(tree: SourceTree, *, cache: ParseCache | None = None) -> Layer:
+    """Parse every file of ``tree`` into objects; never raises for bad input."""
+    setup = layer_setup(tree.files)
+    prefixes = _class_prefixes(setup)
+    loads = [load_file(setup, rel_path, data, cache=cache, _prefixes=prefixes)
+             for rel_path, data in tree.files.items()]
+    return assemble_layer(setup, tree.problems, loads, fingerprint=fingerprint_of(tree.files),
+                          files={p: len(b) for p, b in tree.files.items()})
 
 
 def _unique_identities(candidates: list[LayerObject], diagnostics: list[Diagnostic]) -> list[LayerObject]:

@@ -40,10 +40,13 @@ from .markdown import MarkdownRenderer
 from .render import TEMPLATES_DIR, make_environment
 from .svg import STATE_COLORS, TIER_COLORS, budget_bar, plan_graph
 
-__all__ = ["SiteInputs", "Progress", "build_site", "STATIC_FILES"]
+__all__ = ["SiteInputs", "Progress", "SiteRenderer", "build_site", "STATIC_FILES", "OVERVIEW_TEMPLATES"]
 
 #: Static assets copied from ``templates/static/`` to ``site/static/``.
 STATIC_FILES = ("style.css", "search.js", "favicon.svg")
+
+#: Templates only the overview pages use (a change to one re-renders only those).
+OVERVIEW_TEMPLATES = ("dashboard.html", "plan.html", "diagnostics.html", "search.html", "404.html")
 
 #: Object pages list at most this many standings; the JSON carries all of them.
 MAX_STANDINGS_SHOWN = 200
@@ -67,17 +70,38 @@ class SiteInputs:
     base_url: str | None = None
 
 
-class _Site:
-    def __init__(self, inputs: SiteInputs, progress: Progress) -> None:
+class SiteRenderer:
+    """Renders the site's files. :meth:`build` is the whole site in its fixed order; the
+    pieces (:meth:`context_files`, :meth:`object_files`, :meth:`overview_files`) let an
+    incremental rebuild render only what an edit can change, given the compiled answers
+    (:meth:`use_compiled`). Pure apart from reading the templates and static assets."""
+
+    def __init__(self, inputs: SiteInputs, progress: Progress | None = None, *,
+                 env=None, md: MarkdownRenderer | None = None) -> None:
         self.inputs = inputs
         self.index = inputs.index
-        self.progress = progress
-        self.env = make_environment(inputs.templates)
-        self.md = MarkdownRenderer()
+        self.progress = progress or Progress()
+        self.env = env if env is not None else make_environment(inputs.templates)
+        self.md = md if md is not None else MarkdownRenderer()
         self.compiled: dict[ContextKey, CompiledContext] = {}
         self.standings: dict[str, list[Standing]] = {}
         self.context_of_uri: dict[str, ContextKey] = {}
+        #: Every page rendered (or noted with :meth:`note_pages`): the sitemap lists them.
         self.pages: list[str] = []
+        #: When a list, every repository path an object's Markdown links resolve is
+        #: appended to it (an incremental rebuild re-renders the page when one changes).
+        self.path_queries: list[str] | None = None
+
+    def use_compiled(self, compiled: dict[ContextKey, CompiledContext],
+                     standings: dict[str, list[Standing]] | None = None) -> None:
+        """The answers the pages show; ``standings`` (inverted from them) when known."""
+        self.compiled = compiled
+        self.standings = standings_of(compiled) if standings is None else standings
+        self.context_of_uri = {k.uri: k for k in compiled}
+
+    def note_pages(self, pages) -> None:
+        """Pages rendered elsewhere (an earlier build) that the sitemap lists."""
+        self.pages.extend(pages)
 
     # -- links -----------------------------------------------------------------------
 
@@ -94,6 +118,8 @@ class _Site:
         """Resolve a repository path (from a Markdown link) to an object page."""
 
         def resolve(repo_path: str) -> str | None:
+            if self.path_queries is not None:
+                self.path_queries.append(repo_path)
             found = self.index.at_path(repo_path)
             if not found:
                 return None
@@ -126,9 +152,7 @@ class _Site:
     def build(self) -> Iterator[tuple[str, bytes]]:
         keys_total = sum(len(self.index.by_kind.get(k, [])) for k in ("issue", "milestone"))
         self.progress.stage("compiling contexts", keys_total)
-        self.compiled = compile_all(self.index, self.inputs.git, on_done=self.progress.step)
-        self.standings = standings_of(self.compiled)
-        self.context_of_uri = {k.uri: k for k in self.compiled}
+        self.use_compiled(compile_all(self.index, self.inputs.git, on_done=self.progress.step))
 
         self.progress.stage("writing context pages", len(self.compiled))
         for key, answer in sorted(self.compiled.items()):
@@ -480,4 +504,4 @@ def _block(value: Any, indent: int) -> str:
 
 def build_site(inputs: SiteInputs, progress: Progress | None = None) -> Iterator[tuple[str, bytes]]:
     """Every file of the site, in a fixed order."""
-    return _Site(inputs, progress or Progress()).build()
+    return SiteRenderer(inputs, progress or Progress()).build()
