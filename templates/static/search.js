@@ -17,7 +17,7 @@
  * Page wiring (optional): an <input id="search-input"> (or the input of a
  * <form id="search-form">) and an element with id="search-results". The results re-render on every input; `?q=` in the page URL is the
  * initial query. For other uses the API is window.DevcontextSearch:
- *   load() -> Promise<prepared>, prepare(indexJson) -> prepared,
+ *   load() -> Promise<prepared>, prepare(indexJson) -> prepared, row(prepared, i),
  *   search(prepared, value, limit?) -> trace (throws SearchError {field, message}),
  *   render(trace, element), fold(text), splitTerms(folded), queryTerms(value, rules).
  *
@@ -148,7 +148,8 @@
    * `folded[k]` is field k (row k / 3; field k % 3: id, title, summary), and `text` is every
    * folded field followed by a NUL, so field k occupies text[starts[k] .. starts[k + 1] - 1)
    * — exactly the corpus text.py searches. Positions are UTF-16 offsets here and code points
-   * there; each side only compares its own positions, so the results are the same.
+   * there; each side only compares its own positions, so the results are the same. Rows stay
+   * as the index gives them; row() unpacks one only when it is a hit (time to first result).
    */
   function prepare(data) {
     if (!data || data.format !== "devcontext-search-index" || data.version !== 1) {
@@ -156,32 +157,47 @@
     }
     const col = {};
     data.columns.forEach((name, i) => { col[name] = i; });
-    const cell = (row, name) => (row.length > col[name] && row[col[name]] !== null ? row[col[name]] : null);
-    const patterns = data.url_patterns || {};
-    const rows = [];
-    const raw = [];
-    for (const row of data.objects) {
-      const kind = data.kinds[row[col.kind]];
-      const identity = row[col.identity];
-      const title = cell(row, "title");
-      const summary = cell(row, "summary");
-      rows.push({
-        anchor: cell(row, "uri") || `${data.uri_scheme}://${kind}/${identity}`,
-        kind,
-        title,
-        url: cell(row, "url") ?? (patterns[kind] ? patterns[kind][0] + identity + patterns[kind][1] : null),
-      });
-      raw.push(identity, title || "", summary || "");
-    }
-    const folded = raw.map(fold);
-    const starts = new Array(folded.length + 1);
+    const objects = data.objects;
+    const fields = [col.identity, col.title, col.summary];
+    const folded = new Array(3 * objects.length);
+    const starts = new Uint32Array(folded.length + 1);
     let offset = 0;
-    folded.forEach((text, k) => {
-      starts[k] = offset;
-      offset += text.length + 1;
-    });
+    for (let p = 0; p < objects.length; p += 1) {
+      const row = objects[p];
+      for (let f = 0; f < 3; f += 1) {
+        const k = 3 * p + f;
+        const value = row[fields[f]];
+        folded[k] = typeof value === "string" ? fold(value) : "";
+        starts[k] = offset;
+        offset += folded[k].length + 1;
+      }
+    }
     starts[folded.length] = offset;
-    return { rules: data.rules, rows, folded, text: folded.join("\0") + "\0", starts };
+    return {
+      rules: data.rules,
+      data,
+      col,
+      count: objects.length,
+      folded,
+      text: folded.join("\0") + "\0",
+      starts,
+    };
+  }
+
+  /** Row p of a prepared index: {anchor, kind, title, url} (null when absent). */
+  function row(prepared, p) {
+    const { data, col } = prepared;
+    const cells = data.objects[p];
+    const cell = (name) => (cells.length > col[name] && cells[col[name]] !== null ? cells[col[name]] : null);
+    const kind = data.kinds[cells[col.kind]];
+    const identity = cells[col.identity];
+    const pattern = (data.url_patterns || {})[kind];
+    return {
+      anchor: cell("uri") || `${data.uri_scheme}://${kind}/${identity}`,
+      kind,
+      title: cell("title"),
+      url: cell("url") ?? (pattern ? pattern[0] + identity + pattern[1] : null),
+    };
   }
 
   /** The largest k with starts[k] <= pos (bisect_right - 1). */
@@ -217,11 +233,11 @@
     let query = `text terms=[${terms.join(" ")}] ${limitText}`;
     if (dropped.length) query += " dropped=[" + dropped.map(([t, r]) => `${t} (${r})`).join(", ") + "]";
 
-    const rows = terms.length ? prepared.rows : [];
+    const count = terms.length ? prepared.count : 0;
     const weights = rules.weights.map(([, weight]) => weight);
     // Each term is searched in the whole folded corpus; after a match the search resumes at
     // the next field, so a term counts at most once per field (text.py does the same).
-    const scores = new Array(rows.length).fill(0);
+    const scores = new Array(count).fill(0);
     const { text, starts } = prepared;
     for (const term of terms) {
       let pos = text.indexOf(term);
@@ -235,15 +251,15 @@
     scores.forEach((score, p) => { if (score) matched.push(p); });
     const ranked = matched.slice().sort((a, b) => scores[b] - scores[a] || a - b);
     const hits = ranked.slice(0, cap).map((p) => {
-      const row = rows[p];
-      const hit = { anchor: row.anchor, kind: row.kind, score: scores[p], why: why(prepared, p, terms, rules.weights) };
-      if (row.title !== null) hit.title = row.title;
-      HIT_URLS.set(hit, row.url);
+      const info = row(prepared, p);
+      const hit = { anchor: info.anchor, kind: info.kind, score: scores[p], why: why(prepared, p, terms, rules.weights) };
+      if (info.title !== null) hit.title = info.title;
+      HIT_URLS.set(hit, info.url);
       return hit;
     });
     return {
       query,
-      candidates_scanned: rows.length,
+      candidates_scanned: count,
       candidates_matched: matched.length,
       order_by: rules.order_by.slice(),
       hits,
@@ -320,7 +336,9 @@
     if (!input || !target) return;
     const initial = new URLSearchParams(root.location.search).get("q");
     if (initial !== null && !input.value) input.value = initial;
+    const mark = (name) => root.performance && performance.mark && performance.mark(name);
     load().then((prepared) => {
+      mark("search:ready"); // index parsed and folded
       const run = () => {
         if (BLANK.test(input.value)) {
           target.replaceChildren();
@@ -336,7 +354,7 @@
         render(trace, target);
         if (target.dataset.state !== "ready") {
           target.dataset.state = "ready";
-          if (root.performance && performance.mark) performance.mark("search:first-result");
+          mark("search:first-result");
         }
       };
       input.addEventListener("input", run);
@@ -352,7 +370,7 @@
     });
   }
 
-  root.DevcontextSearch = { fold, splitTerms, queryTerms, prepare, search, render, load, SearchError };
+  root.DevcontextSearch = { fold, splitTerms, queryTerms, prepare, row, search, render, load, SearchError };
   if (typeof document !== "undefined") {
     if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", wire);
     else wire();
