@@ -195,6 +195,15 @@ def test_cross_ref_lists_a_missing_rule_of_an_adr(demo_index):
     assert "governed_by into adr-0004 (reverse), hop 1" in [h.why for h in trace.hits]
 
 
+def test_cross_ref_lists_a_tracked_path_with_nothing_behind_it(demo_index):
+    trace = cross_ref_query(demo_index, "ai.repo.rules", 1)
+    assert [e.wire() for e in trace.unresolved_edges] == [{
+        "from": "majordomus://context/ai.repo.rules", "field": "tracks",
+        "reference": "tests/test_rules_lint.py",
+        "why": "unresolved: `tests/test_rules_lint.py` would be a test but no such file is in "
+               "the layer; add it, or correct or remove the reference in `tracks`"}]
+
+
 def test_cross_ref_lists_external_references(demo_index):
     trace = cross_ref_query(demo_index, "majordomus://use-case/read-a-station-offline", 1)
     assert [(e.reference, e.why) for e in trace.unresolved_edges] == [
