@@ -20,6 +20,7 @@ from ..engine.policy import DEFAULT_BUDGET_TOKENS, DEFAULT_FLOOR, DEFAULT_MAX_DE
 from ..index import Index
 from ..jsonio import canonical_json
 from ..model import LayerObject
+from ..query.crossref import cross_ref_query
 from ..states import STATES
 from . import urls
 from .api import (
@@ -263,7 +264,8 @@ class SiteRenderer:
         rel = lambda target: urls.relative(page, target) if target else None  # noqa: E731
         counts = Counter(s.standing for s in record.standings)
         context_key = self.context_of_uri.get(obj.uri)
-        diags = [d for d in self.index.diagnostics if d.path == obj.provenance.path]
+        diags = self.diagnostics_by_path().get(obj.provenance.path, [])
+        xref = cross_ref_query(self.index, obj.uri)
         yield page, self.render(
             "object.html", page,
             title=f"{obj.kind} {obj.identity}",
@@ -279,7 +281,18 @@ class SiteRenderer:
             own_context=(self.context_href(page, context_key) if context_key else None),
             json_href=rel(urls.object_json(obj.uri)),
             diagnostics=diags,
+            xref=xref,
+            xref_hits=[(h, self.object_href(page, h.anchor)) for h in xref.hits],
         )
+
+    def diagnostics_by_path(self) -> dict[str, list[Diagnostic]]:
+        grouped = self.__dict__.get("_diagnostics_by_path")
+        if grouped is None:
+            grouped = {}
+            for d in self.index.diagnostics:
+                grouped.setdefault(d.path, []).append(d)
+            self.__dict__["_diagnostics_by_path"] = grouped
+        return grouped
 
     # -- overview --------------------------------------------------------------------
 
@@ -320,9 +333,8 @@ class SiteRenderer:
         yield "api/v1/objects.json", canonical_json(ObjectsIndex(objects))
         for name, model in sorted(SCHEMAS.items()):
             yield f"api/v1/schemas/{name}", canonical_json(schema_of(model), indent=2)
-        search_index = self.search_index()
-        if search_index is not None:
-            yield "api/v1/search-index.json", canonical_json(search_index)
+        search_json = canonical_json(self.search_index())
+        yield "api/v1/search-index.json", search_json
         for name in STATIC_FILES:
             path = self.inputs.templates / "static" / name
             if path.is_file():
@@ -334,21 +346,14 @@ class SiteRenderer:
         yield "diagnostics.html", self.render("diagnostics.html", "diagnostics.html",
                                               title="Diagnostics", **self.diagnostics_view())
         yield "search.html", self.render("search.html", "search.html", title="Search",
-                                         search_json=(canonical_json(search_index).decode("utf-8")
-                                                      if search_index is not None else None))
+                                         search_json=search_json.decode("utf-8").rstrip("\n"))
         yield "404.html", self.render("404.html", "404.html", title="Not found")
         yield "sitemap.xml", self.sitemap()
 
-    def search_index(self) -> dict | None:
-        try:
-            from ..query.search_index import build_search_index
-        except ImportError:
-            return None
-        data = build_search_index(self.index)
-        for entry in data.get("objects", []):
-            if isinstance(entry, dict) and "uri" in entry:
-                entry["url"] = urls.object_page(entry["uri"])
-        return data
+    def search_index(self) -> dict:
+        from ..query.search_index import build_search_index
+
+        return build_search_index(self.index, url_for=lambda obj: urls.object_page(obj.uri))
 
     def dashboard_view(self, site_index: SiteIndex) -> dict:
         index = self.index
