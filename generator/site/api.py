@@ -11,6 +11,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, RootModel
 
 from ..engine.models import CompiledContext
+from ..model import Provenance
 
 __all__ = [
     "ContextSummary",
@@ -107,15 +108,6 @@ class StandingRecord(_Model):
     page: str
 
 
-class ProvenanceRecord(_Model):
-    path: str
-    directory: str
-    source_class: str
-    section: str | None = None
-    bytes: int
-    member: str | None = None
-
-
 class ObjectRecord(_Model):
     """``api/v1/objects/<kind>/<identity>.json``: one object, its edges, its standing."""
 
@@ -131,7 +123,7 @@ class ObjectRecord(_Model):
     tags: list[str] = []
     facts: dict[str, str] = {}
     fields: dict[str, Any] = {}
-    provenance: ProvenanceRecord
+    provenance: Provenance
     page: str
     edges_out: list[EdgeRecord] = []
     edges_in: list[EdgeRecord] = []

@@ -30,7 +30,6 @@ from .api import (
     ObjectRecord,
     ObjectsIndex,
     ObjectSummary,
-    ProvenanceRecord,
     SiteIndex,
     StandingRecord,
     UnresolvedRecord,
@@ -243,7 +242,7 @@ class SiteRenderer:
             status=obj.status, state=state.state if state else None,
             state_reasons=list(state.reasons) if state else [], version=obj.version,
             tags=list(obj.tags), facts=dict(obj.facts), fields=dict(obj.fields),
-            provenance=ProvenanceRecord(**prov.model_dump()), page=page,
+            provenance=prov, page=page,
             edges_out=[edge(e.kind, e.field, e.target) for e in index.out_edges.get(obj.uri, [])],
             edges_in=[edge(e.kind, e.field, e.source) for e in index.in_edges.get(obj.uri, [])],
             external=[EdgeRecord(edge=x.kind, field=x.field, uri=x.node)
