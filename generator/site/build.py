@@ -346,6 +346,10 @@ class SiteRenderer:
                                               title="Diagnostics", **self.diagnostics_view())
         yield "search.html", self.render("search.html", "search.html", title="Search",
                                          search_json=search_json.decode("utf-8").rstrip("\n"))
+        for kind in sorted(index.by_kind):
+            page = urls.kind_page(kind)
+            yield page, self.render("kind.html", page, title=f"Every {kind}",
+                                    **self.kind_view(kind, page))
         yield "404.html", self.render("404.html", "404.html", title="Not found")
         yield "sitemap.xml", self.sitemap()
 
@@ -353,6 +357,17 @@ class SiteRenderer:
         from ..query.search_index import build_search_index
 
         return build_search_index(self.index, url_for=lambda obj: urls.object_page(obj.uri))
+
+    def kind_view(self, kind: str, page: str) -> dict:
+        rows = []
+        for obj in sorted(self.index.by_kind[kind], key=lambda o: o.uri):
+            state = self.index.issue_states.get(obj.uri)
+            key = self.context_of_uri.get(obj.uri)
+            rows.append({"obj": obj, "href": urls.relative(page, urls.object_page(obj.uri)),
+                         "state": state.state if state else None,
+                         "context_href": self.context_href(page, key) if key else None,
+                         "reached": len(self.standings.get(obj.uri, ()))})
+        return {"kind": kind, "rows": rows}
 
     def dashboard_view(self, site_index: SiteIndex) -> dict:
         index = self.index
@@ -386,7 +401,7 @@ class SiteRenderer:
             "unresolved_total": len(index.unresolved),
             "unresolved_href": lambda u: self.object_href(page, u.source),
             "diag_counts": site_index.diagnostics,
-            "kinds": sorted(site_index.kinds.items()),
+            "kinds": [(k, n, urls.kind_page(k)) for k, n in sorted(site_index.kinds.items())],
             "states": [(s, site_index.issue_states.get(s, 0)) for s in STATES],
         }
 

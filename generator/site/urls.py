@@ -23,6 +23,7 @@ __all__ = [
     "object_page",
     "object_json",
     "context_page",
+    "kind_page",
     "context_json",
     "relative",
     "anchor_for",
@@ -77,6 +78,10 @@ def object_page(uri: str) -> str:
 def object_json(uri: str) -> str:
     kind, identity = _split_uri(uri)
     return f"api/v1/objects/{kind}/{encode_name(identity)}.json"
+
+
+def kind_page(kind: str) -> str:
+    return f"kinds/{encode_name(kind)}.html"
 
 
 def context_page(kind: str, identity: str) -> str:
