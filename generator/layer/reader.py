@@ -9,6 +9,7 @@ discovery: everything under ``.ai/`` (except this checkout's local state), and, 
 from __future__ import annotations
 
 import os
+import posixpath
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,9 +17,17 @@ from typing import Iterable
 
 from ..diagnostics import Diagnostic
 from ..errors import LayerError
-from .discovery import LAYER_DIR, MANIFEST_PATH, parse_manifest, resolve_classes, sources_path
+from .discovery import (
+    LAYER_DIR,
+    MANIFEST_PATH,
+    Manifest,
+    SourceClass,
+    parse_manifest,
+    resolve_classes,
+    sources_path,
+)
 
-__all__ = ["SourceTree", "read_source_tree", "SKIPPED_DIRS"]
+__all__ = ["SourceTree", "read_source_tree", "read_paths", "SKIPPED_DIRS"]
 
 #: Directory names never listed when a pathspec reaches outside the layer.
 SKIPPED_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv"})
@@ -180,3 +189,94 @@ def read_source_tree(root: Path | str, *, exclude: Iterable[Path | str] = ()) ->
             reader.walk(base, True, skip=skip, accept=spec.matches)
     reader.tree.files = dict(sorted(reader.tree.files.items()))
     return reader.tree
+
+
+def _walk_start(rel: str, manifest: Manifest, classes: Iterable[SourceClass]) -> str | None:
+    """The directory :func:`read_source_tree` starts the walk that reads the file ``rel``
+    from, or None when no walk reads it (the same rules, applied to one path)."""
+    parts = rel.split("/")
+    if rel.startswith(LAYER_DIR + "/"):
+        if rel == manifest.local_dir or rel.startswith(manifest.local_dir + "/"):
+            return None
+        if any(p in SKIPPED_DIRS for p in parts[1:-1]):
+            return None
+        return LAYER_DIR
+    for source_class in classes:
+        spec = source_class.pathspec
+        base = spec.base_dir
+        if base == LAYER_DIR or base.startswith(LAYER_DIR + "/"):
+            continue
+        if spec.pattern.startswith(LAYER_DIR + "/"):
+            continue
+        if base.split("/")[0] in SKIPPED_DIRS:
+            continue
+        if not spec.matches(rel):
+            continue
+        if "/" not in spec.pattern[len(base) + 1 if base else 0 :] and not spec.recursive:
+            if posixpath.dirname(rel) == base:
+                return base
+            continue
+        if base and not rel.startswith(base + "/"):
+            continue
+        if not base and parts[0] == LAYER_DIR:
+            continue
+        below = parts[len(base.split("/")) if base else 0 : -1]
+        if any(p in SKIPPED_DIRS for p in below):
+            continue
+        return base
+    return None
+
+
+def read_paths(
+    root: Path | str,
+    rel_paths: Iterable[str],
+    *,
+    manifest: Manifest,
+    classes: Iterable[SourceClass],
+    exclude: Iterable[Path | str] = (),
+) -> tuple[dict[str, bytes | None], list[Diagnostic]] | None:
+    """Re-read single files as :func:`read_source_tree` would read them (for a rebuild
+    after an edit): each path's bytes (None: not part of the tree) and the problems met.
+
+    Returns None when the change needs a full :func:`read_source_tree`: the manifest or the
+    sources file changed, a path is (or was) a directory, or it lies below a symbolic link.
+    """
+    root = Path(root)
+    classes = tuple(classes)
+    src = sources_path(manifest)
+    reader = _Reader(root, [Path(p) for p in exclude])
+    out: dict[str, bytes | None] = {}
+    for rel in sorted(set(rel_paths)):
+        if not rel or rel.startswith("/") or ".." in rel.split("/") or "\\" in rel:
+            return None
+        if rel in (MANIFEST_PATH, src):
+            return None
+        abs_path = os.path.join(root, rel)
+        if os.path.isdir(abs_path):
+            return None
+        if not os.path.lexists(abs_path):
+            out[rel] = None  # gone: a walk would not list it
+            continue
+        start = _walk_start(rel, manifest, classes)
+        if start is None:
+            out[rel] = None
+            continue
+        # The walk follows its start directory but no link below it, and never enters an
+        # excluded directory: any doubt about the directories above means a full read.
+        parts = rel.split("/")
+        first = len(start.split("/")) if start else 0
+        for depth in range(1, len(parts)):
+            ancestor = "/".join(parts[:depth])
+            ancestor_abs = os.path.join(root, ancestor)
+            if depth > first and os.path.islink(ancestor_abs):
+                return None
+            if depth >= first and os.path.realpath(ancestor_abs) in reader.exclude_real:
+                out[rel] = None
+                break
+        else:
+            if start == "" and os.path.realpath(root) in reader.exclude_real:
+                out[rel] = None
+                continue
+            reader.read_file(rel)
+            out[rel] = reader.tree.files.get(rel)
+    return out, list(reader.tree.problems)

@@ -1,0 +1,182 @@
+"""The served output directory, kept equal to what a full build would write.
+
+The first build writes the whole site atomically (:func:`generator.writer.write_site`);
+later rebuilds write only the files whose bytes changed (each one atomically: a temporary
+file beside it, then a rename), delete the files no build produces any more, and patch
+the layer fingerprint in place in the compiled-context JSON files that did not otherwise
+change (the one value in them that every edit moves; it has a fixed length).
+
+A digest of every file is kept, so "did it change" is answered without reading the disk.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Iterator
+
+from ..errors import BuildError
+from ..writer import write_site
+
+__all__ = ["OutputTree", "WriteStats", "digest"]
+
+
+def digest(data: bytes) -> bytes:
+    return hashlib.blake2b(data, digest_size=16).digest()
+
+
+@dataclass
+class WriteStats:
+    written: list[str] = field(default_factory=list)
+    deleted: list[str] = field(default_factory=list)
+    patched: int = 0
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.written or self.deleted or self.patched)
+
+
+def _check_rel(rel: str) -> None:
+    if rel.startswith("/") or ".." in rel.split("/") or not rel or "\\" in rel or "\0" in rel:
+        raise BuildError(f"refusing to write {rel!r}: not a plain relative path inside the site")
+
+
+class OutputTree:
+    """The files of the site on disk and what is known about each."""
+
+    def __init__(self, out_dir: Path) -> None:
+        self.out_dir = Path(out_dir)
+        #: rel -> digest of the bytes on disk (None for fingerprint-patched files, whose
+        #: bytes follow their answer rather than a digest).
+        self.digests: dict[str, bytes | None] = {}
+        #: rel -> offsets of the fingerprint in a compiled-context JSON file.
+        self.fingerprint_at: dict[str, tuple[int, ...]] = {}
+        self.fingerprint: str | None = None
+
+    # -- the first build -------------------------------------------------------------
+
+    def write_all(self, files: Iterable[tuple[str, bytes]], fingerprint: str,
+                  fingerprinted: set[str] | None = None) -> WriteStats:
+        """Replace the directory with ``files`` (atomically, as ``devcontext build``)."""
+        digests: dict[str, bytes | None] = {}
+        offsets: dict[str, tuple[int, ...]] = {}
+        fp = fingerprint.encode("utf-8")
+
+        def recorded() -> Iterator[tuple[str, bytes]]:
+            for rel, data in files:
+                digests[rel] = digest(data)
+                if fingerprinted is None or rel in fingerprinted:
+                    found = _offsets(data, fp)
+                    if found:
+                        offsets[rel] = found
+                yield rel, data
+
+        stats = write_site(recorded(), self.out_dir)
+        self.digests = digests
+        self.fingerprint_at = offsets
+        self.fingerprint = fingerprint
+        return WriteStats(written=sorted(digests), patched=0) if stats.files else WriteStats()
+
+    # -- later builds ----------------------------------------------------------------
+
+    def unchanged(self, rel: str, data: bytes) -> bool:
+        return self.digests.get(rel) == digest(data) and rel in self.digests
+
+    def update(self, files: dict[str, bytes], keep: set[str], fingerprint: str) -> WriteStats:
+        """Write ``files`` where their bytes differ, delete every known file that is in
+        neither ``files`` nor ``keep``, and move the fingerprint of every kept file to
+        ``fingerprint``."""
+        stats = WriteStats()
+        fp_new = fingerprint.encode("utf-8")
+        fp_old = (self.fingerprint or "").encode("utf-8")
+        for rel in sorted(files):
+            data = files[rel]
+            _check_rel(rel)
+            d = digest(data)
+            if self.digests.get(rel) == d and rel in self.digests:
+                continue
+            self._write(rel, data)
+            self.digests[rel] = d
+            found = _offsets(data, fp_new)
+            if found:
+                self.fingerprint_at[rel] = found
+            else:
+                self.fingerprint_at.pop(rel, None)
+            stats.written.append(rel)
+        for rel in sorted(set(self.digests) - set(files) - keep):
+            self._delete(rel)
+            del self.digests[rel]
+            self.fingerprint_at.pop(rel, None)
+            stats.deleted.append(rel)
+        if fp_new != fp_old and len(fp_new) == len(fp_old):
+            for rel in sorted(keep):
+                at = self.fingerprint_at.get(rel)
+                if at and rel not in files:
+                    self._patch(rel, at, fp_new)
+                    self.digests[rel] = None
+                    stats.patched += 1
+        elif fp_new != fp_old:
+            raise BuildError("the layer fingerprint changed length; rebuild from scratch")
+        self.fingerprint = fingerprint
+        self._prune_dirs(stats.deleted)
+        return stats
+
+    def _path(self, rel: str) -> Path:
+        _check_rel(rel)
+        return self.out_dir / rel
+
+    def _write(self, rel: str, data: bytes) -> None:
+        path = self._path(rel)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+            os.chmod(tmp, 0o644)
+            os.replace(tmp, path)
+        except BaseException:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            raise
+
+    def _delete(self, rel: str) -> None:
+        try:
+            os.unlink(self._path(rel))
+        except FileNotFoundError:
+            pass
+
+    def _patch(self, rel: str, offsets: tuple[int, ...], value: bytes) -> None:
+        fd = os.open(self._path(rel), os.O_WRONLY)
+        try:
+            for at in offsets:
+                os.pwrite(fd, value, at)
+        finally:
+            os.close(fd)
+
+    def _prune_dirs(self, deleted: list[str]) -> None:
+        """Remove directories a deletion left empty (a full build would not have them)."""
+        dirs = sorted({os.path.dirname(rel) for rel in deleted if os.path.dirname(rel)},
+                      key=lambda d: -d.count("/"))
+        for directory in dirs:
+            while directory:
+                try:
+                    os.rmdir(self.out_dir / directory)
+                except OSError:
+                    break
+                directory = os.path.dirname(directory)
+
+
+def _offsets(data: bytes, needle: bytes) -> tuple[int, ...]:
+    if not needle:
+        return ()
+    found = []
+    at = data.find(needle)
+    while at != -1:
+        found.append(at)
+        at = data.find(needle, at + len(needle))
+    return tuple(found)
