@@ -213,8 +213,8 @@ class _Selector:
         if self.req.request.all_blocking_rules:
             rel = FIXED_RELEVANCE["blocking_rule"]
             for obj in self.prep.blocking_rules:
-                if is_stale(obj):
-                    continue
+                # A deprecated blocking rule is offered too: the stale stage then excludes it
+                # with its reason, rather than it vanishing without a word.
                 self.offer(obj, rel, 0, Tier.governance,
                            Discovery(selector=Selector.governance,
                                      reason="a blocking rule; the request asked for all of them",
