@@ -1,0 +1,51 @@
+"""The fast refit (:class:`_Refits`) names exactly the budget the reference definition
+(:func:`_budget_to_include`, re-running first fit) names, for every refused entry."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from generator.engine.budget import _budget_to_include, _Refits
+
+
+def _refused(costs: list[int], required: list[bool], limit: int) -> list[tuple[int, int, int]]:
+    """(index, spent when refused, reserved) for each entry the spend refuses."""
+    reserved = sum(c for c, r in zip(costs, required) if r)
+    used = reserved
+    out = []
+    for i, (c, r) in enumerate(zip(costs, required)):
+        if r:
+            continue
+        if used + c > limit:
+            out.append((i, used, reserved))
+        else:
+            used += c
+    return out
+
+
+ENTRIES = st.lists(st.tuples(st.integers(0, 400), st.sampled_from([False, False, False, True])),
+                   min_size=1, max_size=120)
+
+
+@settings(max_examples=400, deadline=None)
+@given(ENTRIES, st.integers(0, 3000))
+def test_refits_equal_the_reference(entries, limit):
+    costs = [c for c, _ in entries]
+    required = [r for _, r in entries]
+    refits = None
+    for i, spent, reserved in _refused(costs, required, limit):
+        refits = refits or _Refits(costs, required, reserved, limit)
+        assert refits.budget_to_include(i, spent) == _budget_to_include(costs, required, i,
+                                                                         reserved, spent)
+
+
+def test_many_small_and_a_few_large_entries():
+    costs = [700, 5, 5, 900, 1, 1, 1, 0, 0, 1200, 3, 3, 3, 3, 2500, 7, 7, 7] * 12
+    required = [i % 17 == 0 for i in range(len(costs))]
+    for limit in (0, 1, 900, 2400, 5000, 12000):
+        refits = None
+        for i, spent, reserved in _refused(costs, required, limit):
+            refits = refits or _Refits(costs, required, reserved, limit)
+            assert refits.budget_to_include(i, spent) == _budget_to_include(
+                costs, required, i, reserved, spent)
