@@ -86,8 +86,13 @@ class _Budgeter:
 
     # -- collapse ------------------------------------------------------------------------
 
-    def structural(self) -> None:
-        for cand in self.cands.values():
+    def structural(self, selected: list[ContextEntry]) -> None:
+        """One ``uri`` record per selected entry reached more than one way: ``kept`` is the
+        entry that survived, so the record is made once the spend is done."""
+        kept = {e.uri for e in selected}
+        for cand in self.sel.candidates.values():
+            if cand.uri not in kept:
+                continue
             n = len(cand.discoveries)
             if n >= 2:
                 labels = sorted({_label(d) for d in cand.discoveries.values()}, key=natural_key)
@@ -103,8 +108,13 @@ class _Budgeter:
         for (path, _), group in sorted(groups.items()):
             if len(group) < 2:
                 continue
-            group.sort(key=lambda c: (-_kind_rank(c.obj.kind), -c.relevance, c.uri))
-            kept, losers = group[0], group[1:]
+            # A seed is never the one dropped: the request named it.
+            group.sort(key=lambda c: (c.uri not in self.seeds, -_kind_rank(c.obj.kind),
+                                      -c.relevance, c.uri))
+            kept = group[0]
+            losers = [c for c in group[1:] if c.uri not in self.seeds]
+            if not losers:
+                continue
             for loser in losers:
                 del self.cands[loser.uri]
             kinds = ", ".join(sorted(c.obj.kind for c in group))
@@ -122,20 +132,27 @@ class _Budgeter:
         for stem, members in sorted(groups.items()):
             if len(members) < 2:
                 continue
-            members.sort(key=lambda m: (-m[0], m[1]))
+            # The highest version wins, unless the request names a version: a seed is kept.
+            members.sort(key=lambda m: (m[1] not in self.seeds, -m[0], m[1]))
             kept = members[0][1]
+            losers = [(v, uri) for v, uri in members[1:] if uri not in self.seeds]
+            if not losers:
+                continue
             dropped = []
-            for _, uri in members[1:]:
+            for _, uri in losers:
                 del self.cands[uri]
                 dropped.append(uri)
                 self.conflicts.append(Conflict(
                     current=kept, against=uri, kind="version",
-                    detail=f"`{stem}` is in the answer at two versions; the higher, "
-                    f"`{kept}`, applies"))
+                    detail=f"`{stem}` is in the answer at two versions; "
+                    + (f"`{kept}`, the one the request names, applies" if kept in self.seeds
+                       else f"the higher, `{kept}`, applies")))
             self.dedup.append(Deduplicated(
                 kept=kept, dropped=tuple(sorted(dropped)), key="identity", paths=1,
-                detail=f"`{stem}` at {len(members)} versions; the newest, "
-                f"@{members[0][0]}, is in the answer"))
+                detail=f"`{stem}` at {len(members)} versions; "
+                + (f"the one the request names, @{members[0][0]}, is in the answer"
+                   if kept in self.seeds and members[0][0] != max(v for v, _ in members)
+                   else f"the newest, @{members[0][0]}, is in the answer")))
 
     def supersedes(self) -> None:
         for later_uri in sorted(self.cands):
@@ -262,13 +279,14 @@ class _Budgeter:
         depth = self.req.request.max_depth
         for uri, missed in sorted(self.sel.below_floor.items()):
             self.exclude(uri, missed.obj.kind, missed.tier, ExclusionReason.relevance,
-                         f"reached {missed.how} at relevance {fmt_number(round3(missed.relevance))}, "
+                         f"reached {missed.how} at relevance {_shown_relevance(missed.relevance, floor)}, "
                          f"below the floor {fmt_number(floor)}; a floor of "
                          f"{fmt_number(_floor_to_include(missed.relevance))} brings it in",
                          _cost(missed.obj), missed.relevance)
         for uri, missed in sorted(self.sel.beyond_depth.items()):
             self.exclude(uri, missed.obj.kind, missed.tier, ExclusionReason.depth,
-                         f"{missed.depth} hops from a seed ({missed.how}), one beyond max_depth "
+                         f"{missed.depth} hop{'s' if missed.depth != 1 else ''} from a seed "
+                         f"({missed.how}), one beyond max_depth "
                          f"{depth}; a max_depth of {missed.depth} brings it in",
                          _cost(missed.obj), missed.relevance)
 
@@ -294,6 +312,15 @@ def _edge_of(field: str, kind: str) -> str:
         if rel.field == field and rel.declaring_kind in ("*", kind):
             return rel.edge
     return ""
+
+
+def _shown_relevance(relevance: float, floor: float) -> str:
+    """The relevance for a sentence that says it is below the floor: 3 decimals, or more
+    when 3 would round it up to the floor and make the sentence contradict itself."""
+    rounded = round3(relevance)
+    if rounded < floor:
+        return fmt_number(rounded)
+    return fmt_number(round(relevance, 6))
 
 
 def _floor_to_include(relevance: float) -> float:
@@ -458,13 +485,13 @@ class _Refits:
 
 def spend(index: Index, req: ResolvedRequest, sel: Selection) -> Spent:
     b = _Budgeter(index, req, sel)
-    b.structural()
     b.by_path()
     b.by_version()
     b.supersedes()
     b.stale()
     b.unresolved()
     selected, used, required_tokens, tiers = b.spend()
+    b.structural(selected)
     b.request_bound()
     excluded = sorted(b.excluded, key=lambda e: (e.tier.rank, natural_key(e.reason.value),
                                                  natural_key(e.uri)))
