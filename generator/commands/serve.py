@@ -63,16 +63,16 @@ def run(args: argparse.Namespace) -> int:
     root, is_demo = resolve_repo(args.repo)
     out = Path(args.out)
     raise_for_out_inside(root, out)
-    if args.host not in LOOPBACK_HOSTS:
-        print(f"devcontext serve: warning: binding {args.host}, not the loopback address: anyone "
-              "who can reach this machine on that address can read the site"
-              + (" and call the API" if not args.token else " (the API needs the token)")
-              + ". Use --host 127.0.0.1 to keep it local.", file=sys.stderr)
     progress = TerminalProgress(enabled=False if args.quiet else None)
     label = "demo layer (nimbus)" if is_demo else root.resolve().name
     session: ServeSession | None = None
     _sigterm_as_interrupt()
     try:
+        if args.host not in LOOPBACK_HOSTS:
+            print(f"devcontext serve: warning: binding {args.host}, not the loopback address: anyone "
+                  "who can reach this machine on that address can read the site"
+                  + (" and call the API" if not args.token else " (the API needs the token)")
+                  + ". Use --host 127.0.0.1 to keep it local.", file=sys.stderr)
         builder = IncrementalBuilder(
             root, out, label=label,
             templates=Path(args.templates) if args.templates else TEMPLATES_DIR,

@@ -400,12 +400,14 @@ class IncrementalBuilder:
 
         mark = time.perf_counter()
         renderer = SiteRenderer(self._inputs(index, git), env=self.env, md=self.md)
-        compiled = {k: c.answer for k, c in contexts.items()}
-        renderer.use_compiled(compiled)
-        standings = {uri: {} for uri in renderer.standings}
-        for key in sorted(contexts):
+        standings: dict[str, dict[ContextKey, tuple[Standing, ...]]] = {}
+        for key in keys:
             for uri, rows in _standings_one(key, contexts[key].answer).items():
                 standings.setdefault(uri, {})[key] = rows
+        # what use_compiled() sets, with the standings kept once (by uri, then context)
+        renderer.compiled = {k: c.answer for k, c in contexts.items()}
+        renderer.standings = _Standings(standings)
+        renderer.context_of_uri = {k.uri: k for k in contexts}
         links: dict[str, frozenset[str]] = {}
         fingerprinted = {_context_files(k)[0] for k in keys}
 

@@ -109,6 +109,11 @@ class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     server_version = "devcontext"
     sys_version = ""
+    # small responses go out at once (no 40 ms wait for a delayed ACK under Nagle)
+    disable_nagle_algorithm = True
+
+    def version_string(self) -> str:
+        return self.server_version
 
     # -- request parsing, with limits ----------------------------------------------------
 
@@ -200,9 +205,11 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_header(name, value)
         if self.close_connection:
             self.send_header("Connection", "close")
-        self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(body)
+        # headers and body in one write
+        self._headers_buffer.append(b"\r\n")
+        head = b"".join(self._headers_buffer)
+        self._headers_buffer = []
+        self.wfile.write(head if self.command == "HEAD" else head + body)
 
     def _fail(self, status: int, code: str, message: str, extra: dict | None = None) -> None:
         if status >= 400 and status not in (401, 404, 405):

@@ -13,7 +13,7 @@ from ..index import Index
 __all__ = ["ContextKey", "Standing", "context_keys", "compile_all", "standings_of"]
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True, order=True, slots=True)
 class ContextKey:
     """One compiled context of the site: an issue's or a milestone's, at the default request."""
 
@@ -22,7 +22,7 @@ class ContextKey:
     uri: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Standing:
     context: ContextKey
     standing: str  # selected | excluded | deduplicated

@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import posixpath
 import re
+from functools import lru_cache
 
 __all__ = [
     "encode_name",
@@ -34,7 +35,18 @@ MAX_NAME = 180
 _SAFE = re.compile(r"[A-Za-z0-9._@-]")
 
 
+#: A name made only of safe characters, not starting with ``.``: encoded as itself.
+_ALL_SAFE = re.compile(r"[A-Za-z0-9_@-][A-Za-z0-9._@-]*")
+
+
 def encode_name(identity: str) -> str:
+    if len(identity) <= MAX_NAME and _ALL_SAFE.fullmatch(identity):
+        return identity  # the common case, without the per-character loop
+    return _encode_name(identity)
+
+
+@lru_cache(maxsize=1 << 16)
+def _encode_name(identity: str) -> str:
     out = []
     for i, ch in enumerate(identity):
         if _SAFE.fullmatch(ch) and not (i == 0 and ch == "."):
@@ -92,9 +104,23 @@ def context_json(kind: str, identity: str) -> str:
     return f"api/v1/devcontext/compile/{kind}/{encode_name(identity)}.json"
 
 
+#: A plain site-relative path: no leading or trailing ``/``, no empty, ``.`` or ``..`` part.
+_PLAIN = re.compile(r"(?!\.\.?(?:/|$))[^/]+(?:/(?!\.\.?(?:/|$))[^/]+)*")
+
+
 def relative(from_page: str, to_path: str) -> str:
     """A relative URL from the page at ``from_page`` to ``to_path`` (both site-relative)."""
     base = posixpath.dirname(from_page)
+    if (base == "" or _PLAIN.fullmatch(base)) and _PLAIN.fullmatch(to_path):
+        # what posixpath.relpath answers for plain paths, without its two abspath calls
+        start = base.split("/") if base else []
+        target = to_path.split("/")
+        i = 0
+        n = min(len(start), len(target))
+        while i < n and start[i] == target[i]:
+            i += 1
+        parts = [".."] * (len(start) - i) + target[i:]
+        return "/".join(parts) if parts else "."
     rel = posixpath.relpath(to_path, base or ".")
     return rel
 

@@ -1,0 +1,222 @@
+"""``devcontext serve``: incremental rebuild latency after single-file edits (an issue, an
+ADR, a rule, a source file) on the real layer and on the synthetic ``large`` layer, side by
+side with a full build in the same run; and the live API's explain latency over HTTP, cold
+(a request no cache has seen: compile + explain) and warm (the same request again).
+
+Layers are copied to a temporary directory first (the real one in ../shared is never
+edited). "Latency" is edit written → every changed file written (the builder's work, told
+the path as the watcher would); on the real layer it is also measured end to end through
+the watcher (edit → reload event on the event stream, 150 ms debounce included).
+"""
+
+from __future__ import annotations
+
+import http.client
+import os
+import shutil
+import stat
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from generator.engine.compile import GitInfo
+from generator.serve.incremental import IncrementalBuilder
+from generator.serve.session import ServeSession
+from generator.site.build import SiteInputs, build_site
+from generator.workspace import Workspace
+from generator.writer import write_site
+
+from .layers import real, synthetic
+
+EDITS_PER_KIND = 3
+EXPLAIN_REQUESTS = 12
+
+
+def _p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(0.95 * len(ordered)) - 1))]
+
+
+def _copy(src: Path, dst: Path) -> Path:
+    shutil.copytree(src, dst, copy_function=shutil.copyfile)
+    for dirpath, dirnames, filenames in os.walk(dst):
+        os.chmod(dirpath, 0o755)
+        for name in filenames:
+            os.chmod(os.path.join(dirpath, name), stat.S_IRUSR | stat.S_IWUSR | stat.S_IRGRP)
+    return dst
+
+
+def _pick(root: Path, pattern: str, n: int) -> list[Path]:
+    found = sorted(p for p in root.glob(pattern) if p.is_file())
+    if len(found) <= n:
+        return found
+    step = len(found) / n
+    return [found[int(i * step)] for i in range(n)]
+
+
+def _targets(root: Path) -> dict[str, list[Path]]:
+    """A few files of each kind to edit, spread over the layer."""
+    kinds = {
+        "issue": _pick(root, ".ai/repo/project/issues/*.yaml", EDITS_PER_KIND),
+        "adr": _pick(root, ".ai/repo/adrs/*.md", EDITS_PER_KIND + 1)[1:],  # skip README
+        "rule": _pick(root, ".ai/repo/rules/**/*.md", EDITS_PER_KIND + 1)[1:],
+        "source": (_pick(root, "src/**/*.py", EDITS_PER_KIND) or _pick(root, "lib/**/*", EDITS_PER_KIND)
+                   or _pick(root, "tests/**/*.py", EDITS_PER_KIND)),
+    }
+    return {k: v for k, v in kinds.items() if v}
+
+
+def _edit(path: Path, i: int) -> None:
+    text = path.read_text(encoding="utf-8")
+    if path.suffix in (".yaml", ".yml") and "\ntitle: " in "\n" + text:
+        text = text.replace("title: ", f"title: (edit {i}) ", 1)
+    elif path.suffix == ".md" and "\ntitle: " in text:
+        text = text.replace("\ntitle: ", f"\ntitle: (edit {i}) ", 1)
+    else:
+        text += f"\n# edit {i}\n"
+    path.write_text(text, encoding="utf-8")
+
+
+def _full_build(root: Path, out: Path) -> tuple[float, int]:
+    t0 = time.perf_counter()
+    ws = Workspace.open(root, exclude=[out])
+    stats = write_site(build_site(SiteInputs(index=ws.index, git=GitInfo(), label=root.name)), out)
+    return time.perf_counter() - t0, stats.files
+
+
+def _get(conn: http.client.HTTPConnection, path: str) -> float:
+    t0 = time.perf_counter()
+    conn.request("GET", path)
+    resp = conn.getresponse()
+    resp.read()
+    elapsed = time.perf_counter() - t0
+    assert resp.status == 200, (resp.status, path)
+    return elapsed
+
+
+def _explain(report, label: str, session: ServeSession) -> None:
+    index = session.builder.snapshot.index
+    issues = sorted(o.identity for o in index.by_kind.get("issue", []))
+    adrs = sorted(o.uri for o in index.by_kind.get("adr", []))
+    if not issues or not adrs:
+        return
+    step = max(1, len(issues) // EXPLAIN_REQUESTS)
+    requests = [f"/api/v1/devcontext/explain?uri={adrs[(i * 7) % len(adrs)]}&issue={issues[i * step % len(issues)]}"
+                for i in range(EXPLAIN_REQUESTS)]
+    conn = http.client.HTTPConnection("127.0.0.1", session.server.port, timeout=600)
+    try:
+        cold = [_get(conn, path) for path in requests]
+        warm = [_get(conn, path) for path in requests for _ in range(10)]
+    finally:
+        conn.close()
+    fresh = []
+    for path in requests:  # warm, but a new connection each time (no keep-alive)
+        c = http.client.HTTPConnection("127.0.0.1", session.server.port, timeout=60)
+        try:
+            fresh.append(_get(c, path))
+        finally:
+            c.close()
+    report(f"{label}: explain over HTTP, cold p50", statistics.median(cold) * 1e3, "ms",
+           f"{len(cold)} requests (compile + explain), p95 {_p95(cold) * 1e3:,.1f} ms")
+    report(f"{label}: explain over HTTP, warm p50", statistics.median(warm) * 1e3, "ms",
+           f"{len(warm)} requests, keep-alive, p95 {_p95(warm) * 1e3:,.2f} ms")
+    report(f"{label}: explain over HTTP, warm, new connection p50", statistics.median(fresh) * 1e3,
+           "ms", f"p95 {_p95(fresh) * 1e3:,.2f} ms")
+
+
+def _end_to_end(report, label: str, session: ServeSession, targets: dict[str, list[Path]]) -> None:
+    """Edit → reload event, through the watcher and the debouncer."""
+    session.watch()
+    conn = http.client.HTTPConnection("127.0.0.1", session.server.port, timeout=600)
+    conn.request("GET", "/__devcontext/events")
+    stream = conn.getresponse()
+
+    def next_event() -> str:
+        event = None
+        while True:
+            line = stream.fp.readline().decode().rstrip("\n")
+            if line.startswith("event: "):
+                event = line[7:]
+            elif line == "" and event:
+                return event
+
+    assert next_event() == "hello"
+    times = []
+    for i, path in enumerate(p for paths in targets.values() for p in paths):
+        time.sleep(0.3)
+        t0 = time.perf_counter()
+        _edit(path, 1000 + i)
+        event = next_event()
+        times.append(time.perf_counter() - t0)
+        assert event == "reload", event
+    conn.close()
+    report(f"{label}: edit → reload event (watcher, 150 ms debounce) p50", statistics.median(times),
+           "s", f"{len(times)} edits, p95 {_p95(times):.3f} s")
+
+
+def _measure(src: Path, label: str, report, *, full_build: bool) -> None:
+    base = Path(tempfile.mkdtemp(prefix="bench-serve-"))
+    try:
+        t0 = time.perf_counter()
+        root = _copy(src, base / "repo")
+        copy_s = time.perf_counter() - t0
+        if full_build:
+            seconds, files = _full_build(root, base / "full")
+            report(f"{label}: full build (build_site + write_site)", seconds, "s", f"{files:,} files")
+            shutil.rmtree(base / "full", ignore_errors=True)
+        builder = IncrementalBuilder(root, base / "site", label=root.name)
+        session = ServeSession(builder, port=0)
+        try:
+            first = session.build()
+            report(f"{label}: serve's first build (full)", first.seconds, "s",
+                   f"{len(first.written):,} files; copy of the layer {copy_s:.1f}s; "
+                   + ", ".join(f"{k} {v:.1f}s" for k, v in first.timings.items()))
+            session.start()
+            by_kind: dict[str, list[float]] = {}
+            stages: dict[str, list[float]] = {}
+            details = []
+            targets = _targets(root)
+            for kind, paths in targets.items():
+                for i, path in enumerate(paths):
+                    rel = path.relative_to(root).as_posix()
+                    t0 = time.perf_counter()
+                    _edit(path, i)
+                    rebuilt = builder.rebuild([rel])
+                    elapsed = time.perf_counter() - t0
+                    by_kind.setdefault(kind, []).append(elapsed)
+                    for stage, seconds in rebuilt.timings.items():
+                        stages.setdefault(stage, []).append(seconds)
+                    details.append((kind, rel, elapsed, rebuilt))
+            every = [t for ts in by_kind.values() for t in ts]
+            report(f"{label}: single-file edit → files updated, p50", statistics.median(every), "s",
+                   f"{len(every)} edits, p95 {_p95(every):.3f} s")
+            for kind, ts in by_kind.items():
+                worst = max((d for d in details if d[0] == kind), key=lambda d: d[2])
+                r = worst[3]
+                report(f"{label}:   {kind} edits p50", statistics.median(ts), "s",
+                       f"max {max(ts):.3f}s ({r.contexts_compiled:,} contexts recompiled, "
+                       f"{r.objects_rendered:,} object pages, {len(r.written):,} written, "
+                       f"{r.patched:,} patched)")
+            for stage, ts in stages.items():
+                report(f"{label}:   stage {stage} p50", statistics.median(ts), "s",
+                       f"max {max(ts):.3f}s")
+            _explain(report, label, session)
+            if label.startswith("real"):
+                _end_to_end(report, label, session, targets)
+        finally:
+            session.close()
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def main(report) -> None:
+    layer = real()
+    if layer is not None:
+        _measure(layer, "real layer", report, full_build=True)
+    else:
+        report("real layer", float("nan"), "s", "skipped: ../shared/data/majordomus-layer absent")
+    # On `large` serve's first build is the full build (the same work: every context
+    # compiled, every page rendered, written atomically); a second one would double the run.
+    _measure(synthetic(os.environ.get("BENCH_SERVE_SIZE", "large")),
+             f"synthetic {os.environ.get('BENCH_SERVE_SIZE', 'large')}", report, full_build=False)
