@@ -51,11 +51,79 @@ def _pydantic_message(exc: ValidationError) -> tuple[str, str]:
     return field, f"field `{field}`: {first.get('msg', 'invalid value')}"
 
 
-def parse_input(data: Mapping[str, Any], *, explain: bool = False) -> CompileInput:
-    """A request from plain data (JSON, query parameters), refusing unknown fields."""
+_TEXT_FIELDS = ("uri", "issue", "milestone", "intent")
+_LIST_FIELDS = ("paths", "uris")
+_WHOLE_FIELDS = ("budget_tokens", "max_depth")
+
+
+def _typed(data: Mapping[str, Any], text: bool) -> dict[str, Any]:
+    """Check (or, for text input, convert) each field's type as the input schema states it.
+
+    JSON input must already carry the schema's types: ``"5"`` is not a budget and ``1`` is
+    not a boolean. Text input (query parameters) is converted, with a message naming the
+    parameter when it does not read as its type.
+    """
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        if value is None:
+            out[key] = None
+            continue
+        if key in _TEXT_FIELDS:
+            if not isinstance(value, str):
+                raise RequestError(f"`{key}` must be text; found {type(value).__name__}", field=key)
+        elif key in _LIST_FIELDS:
+            items = [value] if (text and isinstance(value, str)) else value
+            if not isinstance(items, (list, tuple)) or not all(isinstance(i, str) for i in items):
+                raise RequestError(f"`{key}` must be a list of text", field=key)
+            value = tuple(items)
+        elif key in _WHOLE_FIELDS:
+            if text and isinstance(value, str):
+                if not re.fullmatch(r"\s*-?\d+\s*", value):
+                    raise RequestError(f"`{key}` must be a whole number; found `{value}`", field=key)
+                value = int(value)
+            elif isinstance(value, float) and value.is_integer():
+                value = int(value)  # JSON Schema's integer admits 5.0
+            elif isinstance(value, bool) or not isinstance(value, int):
+                raise RequestError(f"`{key}` must be a whole number; found {value!r}", field=key)
+        elif key == "floor":
+            if text and isinstance(value, str):
+                try:
+                    value = float(value)
+                except ValueError:
+                    raise RequestError(f"`floor` must be a number between 0 and 1; found `{value}`",
+                                       field=key) from None
+            elif isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise RequestError(f"`floor` must be a number between 0 and 1; found {value!r}",
+                                   field=key)
+        elif key == "all_blocking_rules":
+            if text and isinstance(value, str):
+                word = value.strip().lower()
+                if word not in ("true", "false", "1", "0", "yes", "no", ""):
+                    raise RequestError("`all_blocking_rules` must be true or false; found "
+                                       f"`{value}`", field=key)
+                value = word in ("true", "1", "yes", "")
+            elif not isinstance(value, bool):
+                raise RequestError(f"`all_blocking_rules` must be true or false; found {value!r}",
+                                   field=key)
+        out[key] = value
+    return out
+
+
+def parse_input(data: Mapping[str, Any], *, explain: bool = False, text: bool = False) -> CompileInput:
+    """A request from plain data, refusing unknown fields and wrongly typed values.
+
+    ``text=True`` for query parameters and other all-text sources: numbers and booleans are
+    read from their text forms.
+    """
     model = ExplainInput if explain else CompileInput
+    allowed = set(model.model_fields)
+    for key in data:
+        if key not in allowed:
+            raise RequestError(
+                f"unknown field `{key}`; the request accepts "
+                f"{', '.join(sorted(allowed))}", field=key)
     try:
-        return model.model_validate(dict(data))
+        return model.model_validate(_typed(data, text))
     except ValidationError as exc:
         field, message = _pydantic_message(exc)
         raise RequestError(message, field=field) from None

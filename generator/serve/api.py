@@ -80,7 +80,7 @@ class LiveApi:
     def _engine(self, snap: Snapshot, route: str, pairs: list[tuple[str, str]]) -> bytes:
         data = request_fields(pairs)
         explain = route == EXPLAIN_ROUTE
-        request = parse_input(data, explain=explain)
+        request = parse_input(data, explain=explain, text=True)
         key = (snap.index.fingerprint, snap.git, route, canonical_json_text(request.wire()))
         with self._lock:
             body = self._responses.get(key)

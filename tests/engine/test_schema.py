@@ -280,8 +280,6 @@ LAX = [
 ]
 
 
-@pytest.mark.xfail(strict=True, reason="open question: parse_input coerces like pydantic's lax "
-                   "mode (\"5\" → 5, true → 1, \"yes\" → true); the input schema refuses these")
 @pytest.mark.parametrize("data", LAX, ids=lambda d: json.dumps(d, sort_keys=True))
 def test_lax_coercions_are_refused_like_the_schema(input_validator, data):
     assert not input_validator.is_valid(data)
@@ -348,3 +346,28 @@ def test_numbers_on_the_wire_are_finite_and_rounded(layers):
     for entry in compiled.wire()["selected"]:
         for value in (entry["relevance"], entry["confidence"]):
             assert math.isfinite(value) and round(value, 3) == value
+
+
+@pytest.mark.parametrize("params, expected", [
+    ({"uri": "x", "budget_tokens": "5"}, {"budget_tokens": 5}),
+    ({"uri": "x", "floor": "0.5"}, {"floor": 0.5}),
+    ({"uri": "x", "all_blocking_rules": "true"}, {"all_blocking_rules": True}),
+    ({"uri": "x", "all_blocking_rules": "no"}, {"all_blocking_rules": False}),
+    ({"uri": "x", "paths": "lib"}, {"paths": ("lib",)}),
+])
+def test_text_parameters_are_read_from_their_text_forms(params, expected):
+    parsed = parse_input(params, explain=True, text=True)
+    for key, value in expected.items():
+        assert getattr(parsed, key) == value
+
+
+@pytest.mark.parametrize("params, field, words", [
+    ({"uri": "x", "budget_tokens": "lots"}, "budget_tokens", "whole number"),
+    ({"uri": "x", "floor": "half"}, "floor", "number between 0 and 1"),
+    ({"uri": "x", "all_blocking_rules": "maybe"}, "all_blocking_rules", "true or false"),
+    ({"uri": "x", "colour": "red"}, "colour", "unknown field `colour`"),
+])
+def test_bad_text_parameters_name_the_parameter(params, field, words):
+    with pytest.raises(RequestError) as caught:
+        parse_input(params, explain=True, text=True)
+    assert caught.value.field == field and words in caught.value.message
