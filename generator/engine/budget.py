@@ -236,7 +236,8 @@ class _Budgeter:
                     refits = _Refits(costs, required, required_tokens, self.limit)
                 needed, sure = refits.budget_to_include(i, used)
                 bring = (f"a budget of {needed} tokens brings it in" if sure else
-                         f"it needs a budget of at least {needed} tokens")
+                         f"a budget of {needed} tokens brings it in (no less than "
+                         f"{used + cost} could)")
                 self.exclude(cand.uri, cand.obj.kind, cand.tier, ExclusionReason.budget,
                              f"{fmt_tokens(cost)} would not fit: {used} of {self.limit} already "
                              f"spent or reserved for required entries, {left} left; {bring}",
@@ -337,8 +338,9 @@ def _budget_to_include(costs: list[int], required: list[bool], i: int, reserved:
     ``spent`` is what was spent (or reserved) when the entry was refused. Raising the budget
     can let earlier, larger entries in first, so the obvious answer (``spent`` plus its cost)
     is checked by re-running the spend over the entries before it; a few rounds settle it,
-    else the answer is a lower bound. (The reference definition; :class:`_Refits` answers
-    the same, fast.)
+    else the answer is the budget that surely admits it (everything before it, then it;
+    ``False`` says it may not be the least). (The reference definition; :class:`_Refits`
+    answers the same, fast.)
     """
     cost = costs[i]
 
@@ -356,11 +358,14 @@ def _budget_to_include(costs: list[int], required: list[bool], i: int, reserved:
         if before + cost <= budget:
             return budget, True
         budget = before + cost
-    return budget, False
+    return reserved + sum(c for c, r in zip(costs[:i], required[:i]) if not r) + cost, False
 
 
 #: Rounds of "re-run the spend under the raised budget" before settling for a lower bound.
 REFIT_ROUNDS = 6
+#: Refused entries per answer whose least admitting budget is searched for; the rest get a
+#: budget that surely admits them (a deterministic allowance, so large answers stay cheap).
+MAX_REFIT_SEARCHES = 64
 _INF = float("inf")
 
 
@@ -434,6 +439,16 @@ class _Refits:
                 best = key
             neg_prefix.append(-best)
         self.neg_prefix = neg_prefix
+        # what every entry before j costs (the required ones are in the reserve)
+        before_total = [0] * (n + 1)
+        total = reserved
+        for j in range(n):
+            before_total[j] = total
+            if not required[j]:
+                total += costs[j]
+        before_total[n] = total
+        self.before_total = before_total
+        self.searched = 0
         self.fits = _MinTree([c if (not required[j] and c > 0) else _INF
                               for j, c in enumerate(costs)])
         # sums of the droppable costs before each entry: a run of entries that all fit is
@@ -475,12 +490,17 @@ class _Refits:
     def budget_to_include(self, i: int, spent: int) -> tuple[int, bool]:
         cost = self.costs[i]
         budget = spent + cost
+        self.searched += 1
+        if self.searched > MAX_REFIT_SEARCHES:
+            # Past the per-answer allowance, answer with the budget that surely admits it:
+            # everything before it fits, then it does. True, if not always the least.
+            return self.before_total[i] + cost, False
         for _ in range(REFIT_ROUNDS):
             before = self.used_before(i, budget)
             if before + cost <= budget:
                 return budget, True
             budget = before + cost
-        return budget, False
+        return self.before_total[i] + cost, False
 
 
 def spend(index: Index, req: ResolvedRequest, sel: Selection) -> Spent:

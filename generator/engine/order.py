@@ -5,12 +5,14 @@ contract asks for natural order."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 __all__ = ["natural_key"]
 
 _CHUNK = re.compile(r"(\d+)")
 
 
+@lru_cache(maxsize=1 << 17)
 def natural_key(text: str) -> tuple:
     parts = []
     for i, chunk in enumerate(_CHUNK.split(text)):

@@ -6,7 +6,16 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import pytest
+
+import generator.engine.budget as budget_module
 from generator.engine.budget import _budget_to_include, _Refits
+
+
+@pytest.fixture(autouse=True)
+def unlimited_searches(monkeypatch):
+    """Equality with the reference holds within the per-answer search allowance."""
+    monkeypatch.setattr(budget_module, "MAX_REFIT_SEARCHES", 10**9)
 
 
 def _refused(costs: list[int], required: list[bool], limit: int) -> list[tuple[int, int, int]]:
@@ -49,3 +58,31 @@ def test_many_small_and_a_few_large_entries():
             refits = refits or _Refits(costs, required, reserved, limit)
             assert refits.budget_to_include(i, spent) == _budget_to_include(
                 costs, required, i, reserved, spent)
+
+
+def _first_fit_keeps(costs, required, i, budget):
+    used = sum(c for c, r in zip(costs, required) if r)
+    for j, (c, r) in enumerate(zip(costs, required)):
+        if r:
+            continue
+        if used + c <= budget:
+            used += c
+            if j == i:
+                return True
+        elif j == i:
+            return False
+    return False
+
+
+@settings(max_examples=200, deadline=None)
+@given(ENTRIES, st.integers(0, 3000))
+def test_past_the_allowance_the_budget_named_still_brings_it_in(entries, limit):
+    budget_module.MAX_REFIT_SEARCHES = 2
+    costs = [c for c, _ in entries]
+    required = [r for _, r in entries]
+    refits = None
+    for i, spent, reserved in _refused(costs, required, limit):
+        refits = refits or _Refits(costs, required, reserved, limit)
+        named, _ = refits.budget_to_include(i, spent)
+        assert named >= spent + costs[i]
+        assert _first_fit_keeps(costs, required, i, named)
