@@ -30,6 +30,8 @@ from generator.writer import write_site
 from .layers import real, synthetic
 
 EDITS_PER_KIND = 3
+#: With BENCH_SERVE_PROFILE set, the first edit of each kind is profiled (cProfile) here.
+PROFILES = Path(__file__).resolve().parents[1] / ".bench"
 EXPLAIN_REQUESTS = 12
 
 
@@ -180,10 +182,19 @@ def _measure(src: Path, label: str, report, *, full_build: bool) -> None:
             for kind, paths in targets.items():
                 for i, path in enumerate(paths):
                     rel = path.relative_to(root).as_posix()
+                    profile = None
+                    if os.environ.get("BENCH_SERVE_PROFILE") and i == 0:
+                        import cProfile
+
+                        profile = cProfile.Profile()
+                        profile.enable()
                     t0 = time.perf_counter()
                     _edit(path, i)
                     rebuilt = builder.rebuild([rel])
                     elapsed = time.perf_counter() - t0
+                    if profile is not None:
+                        profile.disable()
+                        profile.dump_stats(str(PROFILES / f"serve-{label.split()[-1]}-{kind}.prof"))
                     by_kind.setdefault(kind, []).append(elapsed)
                     for stage, seconds in rebuilt.timings.items():
                         stages.setdefault(stage, []).append(seconds)

@@ -268,9 +268,15 @@ class _Builder:
         self._path_objects: dict[str, list[LayerObject]] = {}
         for obj in self.layer.objects:
             self._path_objects.setdefault(obj.provenance.path, []).append(obj)
+        # the relations each kind declares, in table order (most kinds declare one or two)
+        by_kind: dict[str, list[Relation]] = {}
         for obj in self.layer.objects:
-            for relation in RELATIONS:
-                if relation.declaring_kind not in ("*", obj.kind):
+            relations = by_kind.get(obj.kind)
+            if relations is None:
+                relations = by_kind[obj.kind] = [r for r in RELATIONS
+                                                 if r.declaring_kind in ("*", obj.kind)]
+            for relation in relations:
+                if relation.field not in obj.fields:
                     continue
                 for raw in self._references(obj, relation):
                     self._add(obj, relation, raw)

@@ -9,11 +9,12 @@ import sys
 import threading
 from pathlib import Path
 
+from ..errors import DevContextError
 from ..gitinfo import read_git
 from ..progress import TerminalProgress
 from ..serve.incremental import IncrementalBuilder, raise_for_out_inside
 from ..serve.server import LOOPBACK_HOSTS, PortInUse
-from ..serve.session import ServeSession
+from ..serve.session import ServeSession, describe_failure
 from ..site.build import Progress
 from ..site.render import TEMPLATES_DIR
 from ..workspace import resolve_repo
@@ -84,7 +85,17 @@ def run(args: argparse.Namespace) -> int:
         except PortInUse as exc:
             print(f"devcontext serve: {exc.strerror}", file=sys.stderr)
             return 2
-        report = session.build()
+        try:
+            report = session.build()
+        except DevContextError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a template error, say: where, not a traceback
+            progress.close()
+            error = describe_failure(exc, root, builder.templates)
+            where = f"{error['file']}:{error['line']}" if error["line"] else str(error["file"])
+            print(f"devcontext serve: the first build failed ({where}): {error['message']}",
+                  file=sys.stderr)
+            return 2
         progress.close()
         say(f"{report.summary()}; output in {out}")
         session.watch()

@@ -42,9 +42,12 @@ session- and governance-triggers above can bring something new in. The property 
 
 from __future__ import annotations
 
+import hashlib
 import os
+import zlib
 import posixpath
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Mapping, Sequence
@@ -70,7 +73,7 @@ from ..layer.reader import read_paths, read_source_tree
 from ..layer.records import scalar_text
 from ..model import LayerObject
 from ..site import urls
-from ..site.build import OVERVIEW_TEMPLATES, Progress, SiteInputs, SiteRenderer
+from ..site.build import OVERVIEW_TEMPLATES, Progress, SiteInputs, SiteRenderer, excluded_uris
 from ..site.contexts import ContextKey, Standing, context_keys, standings_of
 from ..site.markdown import MarkdownRenderer
 from ..site.render import TEMPLATES_DIR, make_environment
@@ -127,13 +130,63 @@ class BuildReport:
                 f"{self.patched:,} fingerprints moved")
 
 
+class _Lazy(Sequence):
+    """A sequence whose length is known and whose items are loaded when first read."""
+
+    def __init__(self, n: int, load: Callable[[], Sequence]) -> None:
+        self.n = n
+        self.load = load
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, i):
+        return self.load()[i]
+
+    def __iter__(self):
+        return iter(self.load())
+
+
+class _AnswerView:
+    """What the overview reads of a compiled answer (its budget and counts), without
+    holding the answer: a large layer's answers take gigabytes. Anything else is read back
+    from the answer's compressed JSON."""
+
+    __slots__ = ("budget", "_n_selected", "_n_excluded", "_load")
+
+    def __init__(self, answer: CompiledContext, load: Callable[[], CompiledContext]) -> None:
+        self.budget = answer.budget
+        self._n_selected = len(answer.selected)
+        self._n_excluded = len(answer.excluded)
+        self._load = load
+
+    @property
+    def selected(self) -> Sequence:
+        return _Lazy(self._n_selected, lambda: self._load().selected)
+
+    @property
+    def excluded(self) -> Sequence:
+        return _Lazy(self._n_excluded, lambda: self._load().excluded)
+
+    def __getattr__(self, name: str):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self._load(), name)
+
+
 @dataclass
 class _Context:
-    answer: CompiledContext
-    #: Every URI (and name) the answer names.
-    reach: frozenset[str]
+    view: _AnswerView
+    #: The answer's canonical JSON, compressed (read back for a template change).
+    blob: bytes
+    #: Digest of the answer's JSON without its fingerprint: "did the answer change".
+    digest: bytes
+    #: Every URI (and name) the answer names, sorted.
+    reach: tuple[str, ...]
     #: Scope paths the compile can have used (a superset of the effective scope).
     scope: tuple[str, ...]
+    #: What it adds to the dashboard's "most excluded" count.
+    excluded: tuple[str, ...]
 
 
 @dataclass
@@ -154,6 +207,8 @@ class _State:
     links: dict[str, frozenset[str]]
     linked_from: dict[str, set[str]]
     diags_by_path: dict[str, tuple[Diagnostic, ...]]
+    #: uri -> how many contexts exclude it (the dashboard's count, kept up to date).
+    excluded_counts: Counter
 
 
 class _Rows(Sequence):
@@ -195,7 +250,33 @@ class _Standings(Mapping):
         return len(self.by_uri)
 
 
-def _answer_reach(answer: CompiledContext) -> frozenset[str]:
+class _Renderer(SiteRenderer):
+    """The site renderer with the dashboard's exclusion count kept by the builder."""
+
+    counts: Counter
+
+    def excluded_counter(self) -> Counter:
+        return Counter(self.counts)
+
+
+def _answer_of(blob: bytes) -> CompiledContext:
+    return CompiledContext.model_validate_json(zlib.decompress(blob))
+
+
+def _rehydrate(ctx: "_Context", fingerprint: str) -> CompiledContext:
+    """The answer a record was made from, under the current fingerprint (its other
+    values are unchanged: the context was not affected since)."""
+    answer = _answer_of(ctx.blob)
+    if answer.fingerprint != fingerprint:
+        answer = answer.model_copy(update={"fingerprint": fingerprint})
+    return answer
+
+
+def _digest(data: bytes, fingerprint: str) -> bytes:
+    return hashlib.blake2b(data.replace(fingerprint.encode("utf-8"), b""), digest_size=16).digest()
+
+
+def _answer_reach(answer: CompiledContext) -> tuple[str, ...]:
     names: set[str] = {s.uri for s in answer.seeds}
     for e in answer.selected:
         names.add(e.uri)
@@ -210,7 +291,7 @@ def _answer_reach(answer: CompiledContext) -> frozenset[str]:
         names.add(c.current)
         names.add(c.against)
     names.update(c.named_by for c in answer.git.commits)
-    return frozenset(names)
+    return tuple(sorted(names))
 
 
 def _scope_items(obj: LayerObject) -> list[str]:
@@ -281,12 +362,6 @@ def _group_diags(diagnostics: Iterable[Diagnostic]) -> dict[str, tuple[Diagnosti
     return {p: tuple(ds) for p, ds in groups.items()}
 
 
-def _same_answer(a: CompiledContext, b: CompiledContext) -> bool:
-    if a.fingerprint == b.fingerprint:
-        return a == b
-    return a.model_copy(update={"fingerprint": ""}) == b.model_copy(update={"fingerprint": ""})
-
-
 def _template_scope(names: Iterable[str]) -> tuple[bool, bool, bool]:
     """(contexts, objects, overview) to re-render after the named templates changed."""
     contexts = objects = overview = False
@@ -353,6 +428,8 @@ class IncrementalBuilder:
         self._pending_templates.update(templates)
         self._pending_full_read = self._pending_full_read or full_read
         started = time.perf_counter()
+        if not self.out.is_dir():
+            self._dirty = True  # the output went away: write it all again
         if self.state is None or self._dirty:
             report = self._full_build(started)
         else:
@@ -390,32 +467,32 @@ class IncrementalBuilder:
 
         mark = time.perf_counter()
         keys = context_keys(index)
-        self.progress.stage("compiling contexts", len(keys))
+        renderer = self._renderer(index, git, Counter())
+        renderer.context_of_uri = {k.uri: k for k in keys}
         contexts: dict[ContextKey, _Context] = {}
-        for key in keys:
-            answer = compile_context(index, CompileInput(**{key.kind: key.identity}), git=git)
-            contexts[key] = _Context(answer, _answer_reach(answer), _scope_superset(index, key.uri))
-            self.progress.step()
-        t["compile"] = time.perf_counter() - mark
-
-        mark = time.perf_counter()
-        renderer = SiteRenderer(self._inputs(index, git), env=self.env, md=self.md)
         standings: dict[str, dict[ContextKey, tuple[Standing, ...]]] = {}
-        for key in keys:
-            for uri, rows in _standings_one(key, contexts[key].answer).items():
-                standings.setdefault(uri, {})[key] = rows
-        # what use_compiled() sets, with the standings kept once (by uri, then context)
-        renderer.compiled = {k: c.answer for k, c in contexts.items()}
-        renderer.standings = _Standings(standings)
-        renderer.context_of_uri = {k.uri: k for k in contexts}
         links: dict[str, frozenset[str]] = {}
         fingerprinted = {_context_files(k)[0] for k in keys}
+        seconds = {"compile": 0.0}
 
         def stream():
-            self.progress.stage("writing context pages", len(keys))
+            # each context is compiled, written, and kept only as a small record (the
+            # stream's order is build_site's: every context, every object, the overview)
+            self.progress.stage("compiling and writing contexts", len(keys))
             for key in keys:
-                yield from renderer.context_files(key, contexts[key].answer)
+                t0 = time.perf_counter()
+                answer = compile_context(index, CompileInput(**{key.kind: key.identity}), git=git)
+                seconds["compile"] += time.perf_counter() - t0
+                rendered = list(renderer.context_files(key, answer))
+                contexts[key] = self._record(key, answer, rendered[0][1], index)
+                renderer.counts.update(contexts[key].excluded)
+                for uri, rows in _standings_one(key, answer).items():
+                    standings.setdefault(uri, {})[key] = rows
+                del answer
+                yield from rendered
                 self.progress.step()
+            renderer.compiled = {k: c.view for k, c in contexts.items()}
+            renderer.standings = _Standings(standings)
             self.progress.stage("writing object pages", len(index.objects))
             for uri in sorted(index.objects):
                 renderer.path_queries = []
@@ -428,19 +505,33 @@ class IncrementalBuilder:
             self.progress.step()
 
         stats = self.output.write_all(stream(), index.fingerprint, fingerprinted)
-        t["render+write"] = time.perf_counter() - mark
+        t["compile"] = seconds["compile"]
+        t["render+write"] = time.perf_counter() - mark - seconds["compile"]
 
         self.state = _State(
             files=files, problems=problems, setup=setup, loads=loads, layer=layer, index=index,
             git=git, contexts=contexts, reached_by=_reverse(contexts), scope_index=_scope_index(contexts),
             standings=standings, links=links, linked_from=_reverse_links(links),
-            diags_by_path=_group_diags(index.diagnostics))
+            diags_by_path=_group_diags(index.diagnostics), excluded_counts=Counter(renderer.counts))
         self._dirty = False
         self.builds += 1
         self.snapshot = Snapshot(index, git, self.builds)
         return BuildReport(build=self.builds, mode="full", seconds=time.perf_counter() - started,
                            contexts_compiled=len(keys), objects_rendered=len(index.objects),
                            written=stats.written, timings=t)
+
+    def _renderer(self, index: Index, git: GitInfo, counts: Counter) -> _Renderer:
+        renderer = _Renderer(self._inputs(index, git), env=self.env, md=self.md)
+        renderer.counts = counts
+        return renderer
+
+    def _record(self, key: ContextKey, answer: CompiledContext, json_bytes: bytes,
+                index: Index) -> _Context:
+        blob = zlib.compress(json_bytes, 1)
+        return _Context(view=_AnswerView(answer, lambda: _answer_of(blob)), blob=blob,
+                        digest=_digest(json_bytes, answer.fingerprint),
+                        reach=_answer_reach(answer), scope=_scope_superset(index, key.uri),
+                        excluded=tuple(excluded_uris(answer)))
 
     # -- after an edit -----------------------------------------------------------------
 
@@ -545,28 +636,48 @@ class IncrementalBuilder:
 
         # -- compile --
         mark = time.perf_counter()
+        answers = {key: compile_context(index, CompileInput(**{key.kind: key.identity}), git=git)
+                   for key in to_compile}
+        t["compile"] = time.perf_counter() - mark
+
+        # -- render the contexts; keep a small record of each answer --
+        mark = time.perf_counter()
         contexts = dict(old.contexts)
         for key in set(old.contexts) - key_set:
             del contexts[key]
-        recompiled: dict[ContextKey, _Context] = {}
+        counts = Counter(old.excluded_counts)
+        renderer = self._renderer(index, git, counts)
+        renderer.context_of_uri = {k.uri: k for k in keys}
+        out: dict[str, bytes] = {}
         answer_changed: set[ContextKey] = set()
-        for key in to_compile:
-            answer = compile_context(index, CompileInput(**{key.kind: key.identity}), git=git)
-            ctx = _Context(answer, _answer_reach(answer), _scope_superset(index, key.uri))
-            previous = old.contexts.get(key)
-            if previous is None or not _same_answer(previous.answer, answer):
-                answer_changed.add(key)
-            recompiled[key] = ctx
-            contexts[key] = ctx
-        t["compile"] = time.perf_counter() - mark
+        for key in (keys if ctx_tpl else sorted(answers)):
+            answer = answers.get(key) or _rehydrate(old.contexts[key], index.fingerprint)
+            rendered = list(renderer.context_files(key, answer))
+            if key in answers:
+                record = self._record(key, answer, rendered[0][1], index)
+                previous = old.contexts.get(key)
+                if previous is None or previous.digest != record.digest:
+                    answer_changed.add(key)
+                contexts[key] = record
+            for rel, data in rendered:
+                if rel == rendered[0][0] and key not in answer_changed and key in old.contexts:
+                    continue  # only the fingerprint moved: patched in place
+                out[rel] = data
 
-        # -- standings --
-        mark = time.perf_counter()
+        # -- standings and the dashboard's count, for the answers that changed --
         standings = dict(old.standings)
         standings_changed: set[str] = set()
         for key in (set(old.contexts) - key_set) | answer_changed:
-            before = _standings_one(key, old.contexts[key].answer) if key in old.contexts else {}
-            after = _standings_one(key, contexts[key].answer) if key in contexts else {}
+            before: dict[str, tuple[Standing, ...]] = {}
+            if key in old.contexts:
+                for uri in old.contexts[key].reach:
+                    rows = old.standings.get(uri, {}).get(key)
+                    if rows is not None:
+                        before[uri] = rows
+                counts.subtract(old.contexts[key].excluded)
+            after = _standings_one(key, answers[key]) if key in answers else {}
+            if key in answers:
+                counts.update(contexts[key].excluded)
             for uri in before.keys() | after.keys():
                 if before.get(uri) == after.get(uri):
                     continue
@@ -580,20 +691,11 @@ class IncrementalBuilder:
                     standings[uri] = per
                 else:
                     standings.pop(uri, None)
-
-        # -- render --
-        renderer = SiteRenderer(self._inputs(index, git), env=self.env, md=self.md)
-        renderer.compiled = {k: c.answer for k, c in contexts.items()}
+        for uri in [u for u, n in counts.items() if n <= 0]:
+            del counts[uri]
+        del answers
+        renderer.compiled = {k: c.view for k, c in contexts.items()}
         renderer.standings = _Standings(standings)
-        renderer.context_of_uri = {k.uri: k for k in contexts}
-        out: dict[str, bytes] = {}
-        render_contexts = keys if ctx_tpl else [k for k in keys if k in recompiled]
-        for key in render_contexts:
-            json_rel, page_rel = _context_files(key)
-            for rel, data in renderer.context_files(key, contexts[key].answer):
-                if rel == json_rel and key not in answer_changed and key in old.contexts:
-                    continue  # only the fingerprint moved: patched in place
-                out[rel] = data
 
         diags_by_path = _group_diags(index.diagnostics)
         diag_paths = {p for p in diags_by_path.keys() | old.diags_by_path.keys()
@@ -642,19 +744,21 @@ class IncrementalBuilder:
 
         reached_by = old.reached_by
         scope_index = old.scope_index
+        recompiled = {k: contexts[k] for k in to_compile}
         if recompiled or len(contexts) != len(old.contexts):
             reached_by, scope_index = _update_reverse(old, contexts, recompiled)
         self.state = _State(
             files=files, problems=problems, setup=setup, loads=loads, layer=layer, index=index,
             git=git, contexts=contexts, reached_by=reached_by, scope_index=scope_index,
             standings=standings, links=links, linked_from=_reverse_links(links)
-            if render_objects or removed else old.linked_from, diags_by_path=diags_by_path)
+            if render_objects or removed else old.linked_from, diags_by_path=diags_by_path,
+            excluded_counts=counts)
         self.builds += 1
         self.snapshot = Snapshot(index, git, self.builds)
         return BuildReport(
             build=self.builds, mode="incremental", seconds=time.perf_counter() - started,
             changed_paths=sorted(changed_paths), objects_changed=len(changed),
-            contexts_compiled=len(recompiled), contexts_changed=len(answer_changed),
+            contexts_compiled=len(to_compile), contexts_changed=len(answer_changed),
             objects_rendered=len(render_objects), written=stats.written, deleted=stats.deleted,
             patched=stats.patched, timings=t)
 
@@ -757,8 +861,8 @@ def _update_reverse(old: _State, contexts: dict[ContextKey, _Context],
     for key in touched:
         before = old.contexts.get(key)
         after = contexts.get(key)
-        for mapping, b, a in ((reached_by, before.reach if before else frozenset(),
-                               after.reach if after else frozenset()),
+        for mapping, b, a in ((reached_by, frozenset(before.reach) if before else frozenset(),
+                               frozenset(after.reach) if after else frozenset()),
                               (scope_index, frozenset(before.scope) if before else frozenset(),
                                frozenset(after.scope) if after else frozenset())):
             for name in b - a:

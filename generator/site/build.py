@@ -369,6 +369,13 @@ class SiteRenderer:
                          "reached": len(self.standings.get(obj.uri, ()))})
         return {"kind": kind, "rows": rows}
 
+    def excluded_counter(self) -> Counter[str]:
+        """How many contexts exclude each identifier (unresolved names aside)."""
+        counter: Counter[str] = Counter()
+        for answer in self.compiled.values():
+            counter.update(excluded_uris(answer))
+        return counter
+
     def dashboard_view(self, site_index: SiteIndex) -> dict:
         index = self.index
         page = "index.html"
@@ -385,11 +392,7 @@ class SiteRenderer:
                                "total": sum(counts.values()),
                                "href": self.context_href(page, key) if key else None})
         over = [c for c in site_index.contexts if c.over_budget]
-        excluded_counter: Counter[str] = Counter()
-        for answer in self.compiled.values():
-            for x in answer.excluded:
-                if x.reason.value != "unresolved":
-                    excluded_counter[x.uri] += 1
+        excluded_counter = self.excluded_counter()
         most_excluded = [(uri, n, self.object_href(page, uri), index.objects.get(uri))
                          for uri, n in sorted(excluded_counter.items(), key=lambda kv: (-kv[1], kv[0]))[:15]]
         return {
@@ -472,6 +475,12 @@ class SiteRenderer:
             lines.append(f"  <url><loc>{_xml_escape(loc)}</loc></url>")
         lines.append("</urlset>")
         return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+def excluded_uris(answer: CompiledContext) -> list[str]:
+    """The identifiers one answer excludes, unresolved names aside (the dashboard counts
+    them over every context)."""
+    return [x.uri for x in answer.excluded if x.reason.value != "unresolved"]
 
 
 def _xml_escape(text: str) -> str:

@@ -133,3 +133,29 @@ def test_events_stream_survives_a_client_going_away(tmp_path):
         assert request(served.port, "/")[0] == 200
     finally:
         served.close()
+
+
+def test_a_first_build_that_fails_says_where_and_exits_2(tmp_path):
+    templates = tmp_path / "templates"
+    shutil.copytree(ROOT / "templates", templates)
+    page = templates / "plan.html"
+    page.write_text(page.read_text().replace("{% block main %}", "{% block main %}{% if %}", 1))
+    proc = subprocess.run([sys.executable, "-m", "generator", "serve", "--port", "0", "-q",
+                           "--templates", str(templates), "--out", str(tmp_path / "site")],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=300,
+                          env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)})
+    assert proc.returncode == 2
+    assert "the first build failed (templates/plan.html:3)" in proc.stderr
+    assert "Traceback" not in proc.stderr and str(tmp_path) not in proc.stderr
+
+
+def test_a_deleted_output_directory_is_written_again(tmp_path):
+    served = serve(tmp_path, watch=False)
+    try:
+        shutil.rmtree(served.site)
+        issue = served.box.repo / ".ai/repo/project/issues/I0101.yaml"
+        issue.write_text(issue.read_text() + "\n# edited\n")
+        report = served.session.builder.rebuild([served.box.rel(issue)])
+        assert report.mode == "full" and (served.site / "index.html").is_file()
+    finally:
+        served.close()
