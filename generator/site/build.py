@@ -35,7 +35,7 @@ from .api import (
     UnresolvedRecord,
     schema_of,
 )
-from .contexts import ContextKey, Standing, compile_all, standings_of
+from .contexts import AnswerDigest, ContextKey, Standing, compile_one, context_keys, standings_of
 from .markdown import MarkdownRenderer
 from .render import TEMPLATES_DIR, make_environment
 from .svg import STATE_COLORS, TIER_COLORS, budget_bar, plan_graph
@@ -84,6 +84,8 @@ class SiteRenderer:
         self.env = env if env is not None else make_environment(inputs.templates)
         self.md = md if md is not None else MarkdownRenderer()
         self.compiled: dict[ContextKey, CompiledContext] = {}
+        #: Set by a streaming full build, which keeps no answers to count from.
+        self._excluded_counts: Counter[str] | None = None
         self.standings: dict[str, list[Standing]] = {}
         self.context_of_uri: dict[str, ContextKey] = {}
         #: Every page rendered (or noted with :meth:`note_pages`): the sitemap lists them.
@@ -150,14 +152,25 @@ class SiteRenderer:
     # -- build -----------------------------------------------------------------------
 
     def build(self) -> Iterator[tuple[str, bytes]]:
-        keys_total = sum(len(self.index.by_kind.get(k, [])) for k in ("issue", "milestone"))
-        self.progress.stage("compiling contexts", keys_total)
-        self.use_compiled(compile_all(self.index, self.inputs.git, on_done=self.progress.step))
-
-        self.progress.stage("writing context pages", len(self.compiled))
-        for key, answer in sorted(self.compiled.items()):
+        # Each answer is compiled, written and dropped: only its standings, its digest and
+        # the dashboard's counts are kept (holding every answer does not fit a large layer).
+        keys = context_keys(self.index)
+        self.context_of_uri = {k.uri: k for k in keys}
+        digests: dict[ContextKey, AnswerDigest] = {}
+        standings: dict[str, list[Standing]] = {}
+        counts: Counter[str] = Counter()
+        self.progress.stage("compiling contexts", len(keys))
+        for key in keys:
+            answer = compile_one(self.index, key, self.inputs.git)
+            for uri, rows in standings_of({key: answer}).items():
+                standings.setdefault(uri, []).extend(rows)
+            counts.update(excluded_uris(answer))
+            digests[key] = AnswerDigest.of(answer)
             yield from self.context_files(key, answer)
             self.progress.step()
+        self.compiled = digests  # type: ignore[assignment] - the overview reads digests
+        self.standings = standings
+        self._excluded_counts = counts
         self.progress.stage("writing object pages", len(self.index.objects))
         for uri in sorted(self.index.objects):
             yield from self.object_files(self.index.objects[uri])
@@ -371,6 +384,8 @@ class SiteRenderer:
 
     def excluded_counter(self) -> Counter[str]:
         """How many contexts exclude each identifier (unresolved names aside)."""
+        if self._excluded_counts is not None:
+            return self._excluded_counts
         counter: Counter[str] = Counter()
         for answer in self.compiled.values():
             counter.update(excluded_uris(answer))

@@ -7,10 +7,11 @@ from dataclasses import dataclass
 from typing import Callable, Iterator
 
 from ..engine.compile import GitInfo, compile_context
-from ..engine.models import CompiledContext, CompileInput
+from ..engine.models import Budget, CompiledContext, CompileInput
 from ..index import Index
 
-__all__ = ["ContextKey", "Standing", "context_keys", "compile_all", "standings_of"]
+__all__ = ["ContextKey", "Standing", "AnswerDigest", "context_keys", "compile_all",
+           "compile_one", "standings_of"]
 
 
 @dataclass(frozen=True, order=True, slots=True)
@@ -32,6 +33,25 @@ class Standing:
     cost_tokens: int | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class AnswerDigest:
+    """What the overview pages read of one answer — its budget and its counts — so a full
+    build need not hold every answer (a large layer's answers run to gigabytes)."""
+
+    budget: Budget
+    selected: range
+    excluded: range
+
+    @classmethod
+    def of(cls, answer: CompiledContext) -> "AnswerDigest":
+        return cls(answer.budget, range(len(answer.selected)), range(len(answer.excluded)))
+
+
+def compile_one(index: Index, key: ContextKey, git: GitInfo) -> CompiledContext:
+    """The answer of one site context: the default request seeded with its issue or milestone."""
+    return compile_context(index, CompileInput(**{key.kind: key.identity}), git=git)
+
+
 def context_keys(index: Index) -> list[ContextKey]:
     keys = [ContextKey(kind, obj.identity, obj.uri)
             for kind in ("issue", "milestone") for obj in index.by_kind.get(kind, [])]
@@ -42,7 +62,7 @@ def compile_all(index: Index, git: GitInfo, *, on_done: Callable[[], None] | Non
                 ) -> dict[ContextKey, CompiledContext]:
     out: dict[ContextKey, CompiledContext] = {}
     for key in context_keys(index):
-        out[key] = compile_context(index, CompileInput(**{key.kind: key.identity}), git=git)
+        out[key] = compile_one(index, key, git)
         if on_done is not None:
             on_done()
     return out
