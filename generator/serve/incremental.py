@@ -209,14 +209,17 @@ class _State:
     diags_by_path: dict[str, tuple[Diagnostic, ...]]
     #: uri -> how many contexts exclude it (the dashboard's count, kept up to date).
     excluded_counts: Counter
+    #: uri -> how many standings it has (the kind pages' "reached" column).
+    standing_counts: dict[str, int]
 
 
 class _Rows(Sequence):
     """One object's standings in every context, sorted by context when first read (its
     length is known without sorting)."""
 
-    def __init__(self, per: dict[ContextKey, tuple[Standing, ...]]) -> None:
+    def __init__(self, per: dict[ContextKey, tuple[Standing, ...]], n: int | None = None) -> None:
         self.per = per
+        self.n = n
         self._rows: list[Standing] | None = None
 
     def _all(self) -> list[Standing]:
@@ -225,7 +228,9 @@ class _Rows(Sequence):
         return self._rows
 
     def __len__(self) -> int:
-        return sum(len(rows) for rows in self.per.values())
+        if self.n is None:
+            self.n = _count(self.per)
+        return self.n
 
     def __getitem__(self, i):
         return self._all()[i]
@@ -234,14 +239,20 @@ class _Rows(Sequence):
         return iter(self._all())
 
 
+def _count(per: dict[ContextKey, tuple[Standing, ...]]) -> int:
+    return sum(len(rows) for rows in per.values())
+
+
 class _Standings(Mapping):
     """The renderer's ``standings`` (uri -> rows sorted by context), built on demand."""
 
-    def __init__(self, by_uri: dict[str, dict[ContextKey, tuple[Standing, ...]]]) -> None:
+    def __init__(self, by_uri: dict[str, dict[ContextKey, tuple[Standing, ...]]],
+                 counts: dict[str, int] | None = None) -> None:
         self.by_uri = by_uri
+        self.counts = counts or {}
 
     def __getitem__(self, uri: str) -> _Rows:
-        return _Rows(self.by_uri[uri])
+        return _Rows(self.by_uri[uri], self.counts.get(uri))
 
     def __iter__(self):
         return iter(self.by_uri)
@@ -474,6 +485,7 @@ class IncrementalBuilder:
         links: dict[str, frozenset[str]] = {}
         fingerprinted = {_context_files(k)[0] for k in keys}
         seconds = {"compile": 0.0}
+        standing_counts: dict[str, int] = {}
 
         def stream():
             # each context is compiled, written, and kept only as a small record (the
@@ -492,7 +504,8 @@ class IncrementalBuilder:
                 yield from rendered
                 self.progress.step()
             renderer.compiled = {k: c.view for k, c in contexts.items()}
-            renderer.standings = _Standings(standings)
+            standing_counts.update({uri: _count(per) for uri, per in standings.items()})
+            renderer.standings = _Standings(standings, standing_counts)
             self.progress.stage("writing object pages", len(index.objects))
             for uri in sorted(index.objects):
                 renderer.path_queries = []
@@ -512,7 +525,8 @@ class IncrementalBuilder:
             files=files, problems=problems, setup=setup, loads=loads, layer=layer, index=index,
             git=git, contexts=contexts, reached_by=_reverse(contexts), scope_index=_scope_index(contexts),
             standings=standings, links=links, linked_from=_reverse_links(links),
-            diags_by_path=_group_diags(index.diagnostics), excluded_counts=Counter(renderer.counts))
+            diags_by_path=_group_diags(index.diagnostics), excluded_counts=Counter(renderer.counts),
+            standing_counts=standing_counts)
         self._dirty = False
         self.builds += 1
         self.snapshot = Snapshot(index, git, self.builds)
@@ -695,7 +709,13 @@ class IncrementalBuilder:
             del counts[uri]
         del answers
         renderer.compiled = {k: c.view for k, c in contexts.items()}
-        renderer.standings = _Standings(standings)
+        standing_counts = dict(old.standing_counts)
+        for uri in standings_changed:
+            if uri in standings:
+                standing_counts[uri] = _count(standings[uri])
+            else:
+                standing_counts.pop(uri, None)
+        renderer.standings = _Standings(standings, standing_counts)
 
         diags_by_path = _group_diags(index.diagnostics)
         diag_paths = {p for p in diags_by_path.keys() | old.diags_by_path.keys()
@@ -723,13 +743,40 @@ class IncrementalBuilder:
             renderer.path_queries = None
         renderer.note_pages(_context_files(k)[1] for k in keys)
         renderer.note_pages(_object_files(u)[1] for u in sorted(index.objects))
-        overview = dict(renderer.overview_files())
-        out.update(overview)
+        # the overview files: render those that show something that changed, keep the rest
+        kinds_changed: set[str] = set()
+        for uri in changed:
+            for obj in (old.index.objects.get(uri), index.objects.get(uri)):
+                if obj is not None:
+                    kinds_changed.add(obj.kind)
+        for uri in standings_changed:
+            if standing_counts.get(uri) != old.standing_counts.get(uri) and uri in index.objects:
+                kinds_changed.add(index.objects[uri].kind)
+        pages_changed = bool(added or removed) or key_set != set(old.contexts)
+        overview_rels = []
+        for rel, shows, make in renderer.overview_parts():
+            overview_rels.append(rel)
+            if shows == "layer" or self._pending_templates or rel not in self.output.digests:
+                render = True
+            elif shows == "objects":
+                render = bool(changed)
+            elif shows == "plan":
+                render = bool(kinds_changed & {"issue", "milestone"}) or pages_changed
+            elif shows.startswith("kind:"):
+                render = shows[len("kind:"):] in kinds_changed or pages_changed
+            elif shows == "pages":
+                render = pages_changed
+            elif shows == "templates":
+                render = False
+            else:  # something new: render it
+                render = True
+            if render:
+                out[rel] = make()
         t["render"] = time.perf_counter() - mark
 
         # -- write --
         mark = time.perf_counter()
-        expected: set[str] = set(overview)
+        expected: set[str] = set(overview_rels)
         for key in keys:
             expected.update(_context_files(key))
         for uri in index.objects:
@@ -752,7 +799,7 @@ class IncrementalBuilder:
             git=git, contexts=contexts, reached_by=reached_by, scope_index=scope_index,
             standings=standings, links=links, linked_from=_reverse_links(links)
             if render_objects or removed else old.linked_from, diags_by_path=diags_by_path,
-            excluded_counts=counts)
+            excluded_counts=counts, standing_counts=standing_counts)
         self.builds += 1
         self.snapshot = Snapshot(index, git, self.builds)
         return BuildReport(

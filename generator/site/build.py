@@ -309,6 +309,79 @@ class SiteRenderer:
     # -- overview --------------------------------------------------------------------
 
     def overview_files(self) -> Iterator[tuple[str, bytes]]:
+        for rel, _depends, make in self.overview_parts():
+            yield rel, make()
+
+    def overview_parts(self) -> list[tuple[str, str, Callable[[], bytes]]]:
+        """``(path, what it shows, render)`` for every overview file, in build order.
+
+        What it shows, so an incremental rebuild can keep a file nothing it shows changed
+        in (keep these honest when a page starts to show more):
+        ``layer`` — the fingerprint or every context: rendered every time;
+        ``objects`` — every object's own values and derived state;
+        ``plan`` — the issues and milestones: values, states, edges, contexts;
+        ``kind:<kind>`` — that kind's objects, their state and standing counts;
+        ``pages`` — the set of pages; ``templates`` — the templates and the code only.
+        """
+        index = self.index
+        memo: dict[str, Any] = {}
+
+        def site_index() -> SiteIndex:
+            if "site_index" not in memo:
+                memo["site_index"] = self.site_index()
+            return memo["site_index"]
+
+        def search_json() -> bytes:
+            if "search" not in memo:
+                memo["search"] = canonical_json(self.search_index())
+            return memo["search"]
+
+        def objects_json() -> bytes:
+            objects = []
+            for uri in sorted(index.objects):
+                obj = index.objects[uri]
+                state = index.issue_states.get(uri)
+                objects.append(ObjectSummary(
+                    uri=uri, kind=obj.kind, identity=obj.identity, title=obj.title,
+                    status=obj.status, state=state.state if state else None,
+                    version=obj.version, path=obj.provenance.path, page=urls.object_page(uri),
+                    json_url=urls.object_json(uri)))
+            return canonical_json(ObjectsIndex(objects))
+
+        parts: list[tuple[str, str, Callable[[], bytes]]] = [
+            ("api/v1/index.json", "layer", lambda: canonical_json(site_index())),
+            ("api/v1/objects.json", "objects", objects_json),
+        ]
+        for name, model in sorted(SCHEMAS.items()):
+            parts.append((f"api/v1/schemas/{name}", "templates",
+                          lambda model=model: canonical_json(schema_of(model), indent=2)))
+        parts.append(("api/v1/search-index.json", "layer", search_json))
+        for name in STATIC_FILES:
+            path = self.inputs.templates / "static" / name
+            if path.is_file():
+                parts.append((f"static/{name}", "templates", path.read_bytes))
+        parts += [
+            ("index.html", "layer", lambda: self.render(
+                "dashboard.html", "index.html", title="Dashboard", **self.dashboard_view(site_index()))),
+            ("plan.html", "plan", lambda: self.render(
+                "plan.html", "plan.html", title="Plan", **self.plan_view())),
+            ("diagnostics.html", "layer", lambda: self.render(
+                "diagnostics.html", "diagnostics.html", title="Diagnostics", **self.diagnostics_view())),
+            ("search.html", "layer", lambda: self.render(
+                "search.html", "search.html", title="Search",
+                search_json=search_json().decode("utf-8").rstrip("\n"))),
+        ]
+        for kind in sorted(index.by_kind):
+            page = urls.kind_page(kind)
+            parts.append((page, f"kind:{kind}", lambda kind=kind, page=page: self.render(
+                "kind.html", page, title=f"Every {kind}", **self.kind_view(kind, page))))
+        parts += [
+            ("404.html", "templates", lambda: self.render("404.html", "404.html", title="Not found")),
+            ("sitemap.xml", "pages", self.sitemap),
+        ]
+        return parts
+
+    def site_index(self) -> SiteIndex:
         index = self.index
         summaries = []
         for key, answer in sorted(self.compiled.items()):
@@ -325,7 +398,7 @@ class SiteRenderer:
                 required_tokens=b.required_tokens, over_budget=b.over_budget))
         diag_counts = count_by_severity(index.diagnostics)
         state_counts = Counter(s.state for s in index.issue_states.values())
-        site_index = SiteIndex(
+        return SiteIndex(
             fingerprint=index.fingerprint, files=len(index.layer.files), objects=len(index.objects),
             edges=len(index.edges), unresolved=len(index.unresolved), kinds=index.counts_by_kind(),
             diagnostics=diag_counts,
@@ -333,38 +406,6 @@ class SiteRenderer:
                       "max_depth": DEFAULT_MAX_DEPTH},
             contexts=summaries,
             issue_states={s: state_counts.get(s, 0) for s in STATES})
-        yield "api/v1/index.json", canonical_json(site_index)
-        objects = []
-        for uri in sorted(index.objects):
-            obj = index.objects[uri]
-            state = index.issue_states.get(uri)
-            objects.append(ObjectSummary(
-                uri=uri, kind=obj.kind, identity=obj.identity, title=obj.title, status=obj.status,
-                state=state.state if state else None, version=obj.version,
-                path=obj.provenance.path, page=urls.object_page(uri), json_url=urls.object_json(uri)))
-        yield "api/v1/objects.json", canonical_json(ObjectsIndex(objects))
-        for name, model in sorted(SCHEMAS.items()):
-            yield f"api/v1/schemas/{name}", canonical_json(schema_of(model), indent=2)
-        search_json = canonical_json(self.search_index())
-        yield "api/v1/search-index.json", search_json
-        for name in STATIC_FILES:
-            path = self.inputs.templates / "static" / name
-            if path.is_file():
-                yield f"static/{name}", path.read_bytes()
-
-        yield "index.html", self.render("dashboard.html", "index.html", title="Dashboard",
-                                        **self.dashboard_view(site_index))
-        yield "plan.html", self.render("plan.html", "plan.html", title="Plan", **self.plan_view())
-        yield "diagnostics.html", self.render("diagnostics.html", "diagnostics.html",
-                                              title="Diagnostics", **self.diagnostics_view())
-        yield "search.html", self.render("search.html", "search.html", title="Search",
-                                         search_json=search_json.decode("utf-8").rstrip("\n"))
-        for kind in sorted(index.by_kind):
-            page = urls.kind_page(kind)
-            yield page, self.render("kind.html", page, title=f"Every {kind}",
-                                    **self.kind_view(kind, page))
-        yield "404.html", self.render("404.html", "404.html", title="Not found")
-        yield "sitemap.xml", self.sitemap()
 
     def search_index(self) -> dict:
         from ..query.search_index import build_search_index
