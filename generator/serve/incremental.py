@@ -23,13 +23,20 @@ What an edit recomputes
              context when a policy or scope object changed, when a session of the current
              branch changed, or when git's branch or head moved; and every new context.
 ``render``   the recompiled contexts' pages (their JSON only when the answer changed beyond
-             its fingerprint); the pages of changed objects, of objects whose standing in
+             its fingerprint); the pages of objects within the cross-reference walk's depth
+             of a changed object (the walk each page shows), of objects whose standing in
              some context changed, whose file's diagnostics changed, or whose Markdown links
-             a path where objects came, went or changed; and the overview files. A template
-             change re-renders what uses the template, without compiling; a static asset
+             a path where objects came, went or changed; and the overview files that show
+             something that changed (:meth:`SiteRenderer.overview_parts` says what each
+             shows). A template change re-renders what uses the template, without
+             compiling (answers are read back from their compressed JSON); a static asset
              change re-renders only the overview files (which copy the assets).
 ``write``    only files whose bytes changed; files no longer produced are deleted; the layer
              fingerprint is patched in place in every other compiled-context JSON file.
+
+No compiled answer is held between builds (a large layer's take over 13 GB): each context
+keeps a digest of its JSON without the fingerprint, the names it reached, its scope paths,
+its dashboard contribution and its JSON compressed; the standings are kept by object.
 
 Why that is enough: the engine reaches objects only by walking edges from the seed, by the
 effective scope (objects under it, contracts, sessions touching it), and by governance that
@@ -44,9 +51,9 @@ from __future__ import annotations
 
 import hashlib
 import os
-import zlib
 import posixpath
 import time
+import zlib
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -57,13 +64,11 @@ from ..engine.compile import GitInfo, compile_context
 from ..engine.models import CompiledContext, CompileInput
 from ..errors import BuildError
 from ..index import Index, build_index, normalise_path
-from ..jsonio import canonical_json
 from ..layer.discovery import MANIFEST_PATH
 from ..layer.loader import (
     FileLoad,
     Layer,
     LayerSetup,
-    ParseCache,
     assemble_layer,
     fingerprint_of,
     layer_setup,
@@ -77,7 +82,7 @@ from ..site.build import OVERVIEW_TEMPLATES, Progress, SiteInputs, SiteRenderer,
 from ..site.contexts import ContextKey, Standing, context_keys, standings_of
 from ..site.markdown import MarkdownRenderer
 from ..site.render import TEMPLATES_DIR, make_environment
-from .output import OutputTree, WriteStats
+from .output import OutputTree
 
 __all__ = ["IncrementalBuilder", "BuildReport", "Snapshot"]
 

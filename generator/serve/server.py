@@ -111,6 +111,9 @@ class _Handler(BaseHTTPRequestHandler):
     sys_version = ""
     # small responses go out at once (no 40 ms wait for a delayed ACK under Nagle)
     disable_nagle_algorithm = True
+    #: Seconds a connection may sit idle (or a client take to send a request) before it is
+    #: closed, so a silent client cannot hold a thread for ever.
+    timeout = 60
 
     def version_string(self) -> str:
         return self.server_version
