@@ -106,14 +106,19 @@ class _Doc:
     def __init__(self, text: str) -> None:
         if "\t" in text or "\r" in text:
             raise _Unsupported
-        self.lines: list[tuple[int, int, str]] = []  # (line number, indent, content)
+        # (line number, indent, content without the indent or trailing spaces)
+        self.lines: list[tuple[int, int, str]] = []
+        append = self.lines.append
         for number, raw in enumerate(text.split("\n"), start=1):
-            stripped = raw.strip(" ")
-            if not stripped or stripped.startswith("#"):
+            content = raw.lstrip(" ")
+            if not content or content[0] == "#":
                 continue
-            if raw.startswith("---") or raw.startswith("...") or raw.startswith("%"):
+            if raw[0] in "-.%" and (raw[:3] in ("---", "...") or raw[0] == "%"):
                 raise _Unsupported
-            self.lines.append((number, len(raw) - len(raw.lstrip(" ")), raw.rstrip(" ")))
+            content = content.rstrip(" ")
+            if not content:
+                continue
+            append((number, len(raw) - len(raw.lstrip(" ")), content))
         self.pos = 0
         self.dialect_lines: list[int] = []
         self.duplicates: list[tuple[str, int]] = []
@@ -125,13 +130,14 @@ class _Doc:
 
     def scalar(self, text: str, number: int, in_flow: bool = False) -> Any:
         """A one-line scalar value (text already stripped of leading spaces)."""
-        if text.startswith("'"):
+        first = text[0]
+        if first == "'":
             value, rest = _single_quoted(text)
             if in_flow:
                 return value, rest
             _after_quote(rest)
             return value
-        if text.startswith('"'):
+        if first == '"':
             value, rest = _double_quoted(text)
             if in_flow:
                 return value, rest
@@ -142,7 +148,7 @@ class _Doc:
             return None
         if plain[0] in _BAD_START and not (plain[0] == "-" and len(plain) > 1 and plain[1] != " "):
             raise _Unsupported
-        if plain.endswith(":") or " #" in text and plain != _strip_comment(text):
+        if plain[-1] == ":":
             raise _Unsupported
         if ": " in plain:
             self.dialect_lines.append(number)
@@ -186,9 +192,10 @@ class _Doc:
 
     def value(self, text: str, number: int, indent: int) -> Any:
         """The value after ``key:`` (``text`` non-empty) on line ``number``."""
-        if text.startswith("["):
+        first = text[0]
+        if first == "[":
             return self.flow_sequence(text, number)
-        if text.startswith("{"):
+        if first == "{":
             raise _Unsupported
         value = self.scalar(text, number)
         # A more-indented line right after a plain scalar would continue it.
@@ -202,7 +209,7 @@ class _Doc:
         number, ind, content = self.lines[self.pos]
         if ind != indent:
             raise _Unsupported
-        if content[ind:].startswith("- ") or content[ind:] == "-":
+        if _is_item(content):
             return self.sequence(indent)
         return self.mapping(indent)
 
@@ -213,7 +220,7 @@ class _Doc:
         _, ind, content = self.lines[self.pos]
         if ind > parent_indent:
             return self.block(ind)
-        if ind == parent_indent and content[ind:].startswith("- "):
+        if ind == parent_indent and content.startswith("- "):
             return self.sequence(ind)
         return None
 
@@ -225,23 +232,16 @@ class _Doc:
             else:
                 if self.pos >= len(self.lines):
                     return out
-                number, ind, line = self.lines[self.pos]
+                number, ind, content = self.lines[self.pos]
                 if ind < indent:
                     return out
                 if ind > indent:
                     raise _Unsupported
-                content = line[ind:]
-                if content.startswith("- ") or content == "-":
+                if _is_item(content):
                     return out
                 self.pos += 1
-            match = _KEY.match(content)
-            if not match:
-                raise _Unsupported
-            key = match.group("key")
-            if key != key.strip() or key in ("<<",):
-                raise _Unsupported
-            rest = content[match.end():]
-            if rest.startswith("#"):
+            key, rest = _split_key(content)
+            if rest and rest[0] == "#":
                 rest = ""
             if rest:
                 value = self.value(rest, number, indent)
@@ -256,9 +256,8 @@ class _Doc:
     def sequence(self, indent: int) -> list:
         out: list[Any] = []
         while self.pos < len(self.lines):
-            number, ind, line = self.lines[self.pos]
-            content = line[ind:]
-            if ind != indent or not (content.startswith("- ") or content == "-"):
+            number, ind, content = self.lines[self.pos]
+            if ind != indent or not _is_item(content):
                 if ind > indent:
                     raise _Unsupported
                 return out
@@ -269,8 +268,7 @@ class _Doc:
             if item.startswith("- "):
                 raise _Unsupported
             item_indent = indent + (len(content) - len(item))
-            match = _KEY.match(item)
-            if match and not item.startswith(("'", '"', "[", "{")):
+            if item[0] not in "'\"[{" and _KEY.match(item):
                 out.append(self.mapping(item_indent, first=item, first_number=number))
                 continue
             if item.startswith("["):
@@ -284,6 +282,25 @@ class _Doc:
             if self.pos < len(self.lines) and self.lines[self.pos][1] > indent:
                 raise _Unsupported
         return out
+
+
+def _is_item(content: str) -> bool:
+    """A block sequence entry: ``- x`` or a lone ``-``."""
+    return content[0] == "-" and (len(content) == 1 or content[1] == " ")
+
+
+_KEY_TEXT = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-/ ]*")
+
+
+def _split_key(content: str) -> tuple[str, str]:
+    """(key, the rest after ``: ``) of a ``key: value`` line; the same lines as :data:`_KEY`."""
+    colon = content.find(":")
+    if colon <= 0 or (colon + 1 < len(content) and content[colon + 1] != " "):
+        raise _Unsupported
+    key = content[:colon]
+    if key[-1] == " " or not _KEY_TEXT.fullmatch(key) or key == "<<":
+        raise _Unsupported
+    return key, content[colon + 1 :].lstrip(" ")
 
 
 def _resolve_key(key: str) -> Any:
