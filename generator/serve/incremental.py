@@ -759,6 +759,7 @@ class IncrementalBuilder:
                 kinds_changed.add(index.objects[uri].kind)
         pages_changed = bool(added or removed) or key_set != set(old.contexts)
         overview_rels = []
+        overview_seconds: dict[str, float] = {}
         for rel, shows, make in renderer.overview_parts():
             overview_rels.append(rel)
             if shows == "layer" or self._pending_templates or rel not in self.output.digests:
@@ -776,8 +777,13 @@ class IncrementalBuilder:
             else:  # something new: render it
                 render = True
             if render:
+                t0 = time.perf_counter()
                 out[rel] = make()
+                overview_seconds[rel] = time.perf_counter() - t0
         t["render"] = time.perf_counter() - mark
+        t["render: overview"] = sum(overview_seconds.values())
+        for rel, seconds in sorted(overview_seconds.items(), key=lambda kv: -kv[1])[:3]:
+            t[f"render: {rel}"] = seconds
 
         # -- write --
         mark = time.perf_counter()

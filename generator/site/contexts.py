@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterator
 
 from ..engine.compile import GitInfo, compile_context
-from ..engine.models import Budget, CompiledContext, CompileInput
+from ..engine.models import Budget, CompiledContext, CompileInput, Excluded, ExclusionReason
 from ..index import Index
 
 __all__ = ["ContextKey", "Standing", "AnswerDigest", "context_keys", "compile_all",
@@ -78,13 +78,25 @@ def standings_of(compiled: dict[ContextKey, CompiledContext]) -> dict[str, list[
                                                       "required" if e.required else "",
                                                       e.relevance, e.cost_tokens))
         for x in answer.excluded:
-            out.setdefault(x.uri, []).append(Standing(key, "excluded", x.reason.value, x.detail,
-                                                      x.relevance, x.cost_tokens))
+            out.setdefault(x.uri, []).append(Standing(key, "excluded", x.reason.value,
+                                                      standing_detail(x), x.relevance,
+                                                      x.cost_tokens))
         for d in answer.deduplicated:
             for dropped in d.dropped:
                 out.setdefault(dropped, []).append(Standing(key, "deduplicated", d.key,
                                                             f"folded into {d.kept}"))
     return out
+
+
+#: What an object's page says of a budget exclusion. The answer's own detail holds the
+#: budget's running sums, which every cost change ahead of the entry moves; an object's page
+#: shows only facts about the object in that context, so an edit to one title does not
+#: re-render the page of everything excluded after it (the context's page has the sums).
+BUDGET_STANDING_DETAIL = "did not fit in what the entries before it left; the context shows the sums"
+
+
+def standing_detail(x: Excluded) -> str:
+    return BUDGET_STANDING_DETAIL if x.reason is ExclusionReason.budget else x.detail
 
 
 def iter_contexts(compiled: dict[ContextKey, CompiledContext]) -> Iterator[tuple[ContextKey, CompiledContext]]:
