@@ -61,7 +61,7 @@ from typing import Callable, Iterable, Mapping, Sequence
 
 from ..diagnostics import Diagnostic
 from ..engine.compile import GitInfo, compile_context
-from ..engine.models import CompiledContext, CompileInput
+from ..engine.models import Budget, CompiledContext, CompileInput
 from ..errors import BuildError
 from ..index import Index, build_index, normalise_path
 from ..layer.discovery import MANIFEST_PATH
@@ -82,6 +82,7 @@ from ..site.build import OVERVIEW_TEMPLATES, Progress, SiteInputs, SiteRenderer,
 from ..site.contexts import ContextKey, Standing, context_keys, standings_of
 from ..site.markdown import MarkdownRenderer
 from ..site.render import TEMPLATES_DIR, make_environment
+from ..workers import ordered_map
 from .output import OutputTree
 
 __all__ = ["IncrementalBuilder", "BuildReport", "Snapshot"]
@@ -159,10 +160,11 @@ class _AnswerView:
 
     __slots__ = ("budget", "_n_selected", "_n_excluded", "_load")
 
-    def __init__(self, answer: CompiledContext, load: Callable[[], CompiledContext]) -> None:
-        self.budget = answer.budget
-        self._n_selected = len(answer.selected)
-        self._n_excluded = len(answer.excluded)
+    def __init__(self, budget: Budget, n_selected: int, n_excluded: int,
+                 load: Callable[[], CompiledContext]) -> None:
+        self.budget = budget
+        self._n_selected = n_selected
+        self._n_excluded = n_excluded
         self._load = load
 
     @property
@@ -496,18 +498,15 @@ class IncrementalBuilder:
             # each context is compiled, written, and kept only as a small record (the
             # stream's order is build_site's: every context, every object, the overview)
             self.progress.stage("compiling and writing contexts", len(keys))
-            for key in keys:
-                t0 = time.perf_counter()
-                answer = compile_context(index, CompileInput(**{key.kind: key.identity}), git=git)
-                seconds["compile"] += time.perf_counter() - t0
-                rendered = list(renderer.context_files(key, answer))
-                contexts[key] = self._record(key, answer, rendered[0][1], index)
-                renderer.counts.update(contexts[key].excluded)
-                for uri, rows in _standings_one(key, answer).items():
+            for key, done in zip(keys, ordered_map(_context_job(renderer, index, git), keys)):
+                seconds["compile"] += done.seconds
+                contexts[key] = done.record()
+                renderer.counts.update(done.excluded)
+                for uri, rows in done.standings.items():
                     standings.setdefault(uri, {})[key] = rows
-                del answer
-                yield from rendered
+                yield from done.files
                 self.progress.step()
+            renderer.note_pages(_context_files(k)[1] for k in keys)
             renderer.compiled = {k: c.view for k, c in contexts.items()}
             standing_counts.update({uri: _count(per) for uri, per in standings.items()})
             renderer.standings = _Standings(standings, standing_counts)
@@ -543,14 +542,6 @@ class IncrementalBuilder:
         renderer = _Renderer(self._inputs(index, git), env=self.env, md=self.md)
         renderer.counts = counts
         return renderer
-
-    def _record(self, key: ContextKey, answer: CompiledContext, json_bytes: bytes,
-                index: Index) -> _Context:
-        blob = zlib.compress(json_bytes, 1)
-        return _Context(view=_AnswerView(answer, lambda: _answer_of(blob)), blob=blob,
-                        digest=_digest(json_bytes, answer.fingerprint),
-                        reach=_answer_reach(answer), scope=_scope_superset(index, key.uri),
-                        excluded=tuple(excluded_uris(answer)))
 
     # -- after an edit -----------------------------------------------------------------
 
@@ -653,31 +644,33 @@ class IncrementalBuilder:
             to_compile = [k for k in keys if k in affected or k not in old.contexts]
         t["plan"] = time.perf_counter() - mark
 
-        # -- compile --
+        # -- compile and render the affected contexts (in worker processes when many) --
         mark = time.perf_counter()
-        answers = {key: compile_context(index, CompileInput(**{key.kind: key.identity}), git=git)
-                   for key in to_compile}
-        t["compile"] = time.perf_counter() - mark
-
-        # -- render the contexts; keep a small record of each answer --
-        mark = time.perf_counter()
-        contexts = dict(old.contexts)
-        for key in set(old.contexts) - key_set:
-            del contexts[key]
         counts = Counter(old.excluded_counts)
         renderer = self._renderer(index, git, counts)
         renderer.context_of_uri = {k.uri: k for k in keys}
+        answers = dict(zip(to_compile, ordered_map(_context_job(renderer, index, git), to_compile)))
+        t["compile"] = sum(done.seconds for done in answers.values())  # summed over workers
+        t["compile+render contexts"] = time.perf_counter() - mark
+        mark = time.perf_counter()
+
+        # -- keep a small record of each answer; re-render the others a template needs --
+        contexts = dict(old.contexts)
+        for key in set(old.contexts) - key_set:
+            del contexts[key]
         out: dict[str, bytes] = {}
         answer_changed: set[ContextKey] = set()
         for key in (keys if ctx_tpl else sorted(answers)):
-            answer = answers.get(key) or _rehydrate(old.contexts[key], index.fingerprint)
-            rendered = list(renderer.context_files(key, answer))
             if key in answers:
-                record = self._record(key, answer, rendered[0][1], index)
+                rendered = answers[key].files
+                record = answers[key].record()
                 previous = old.contexts.get(key)
                 if previous is None or previous.digest != record.digest:
                     answer_changed.add(key)
                 contexts[key] = record
+            else:
+                answer = _rehydrate(old.contexts[key], index.fingerprint)
+                rendered = list(renderer.context_files(key, answer))
             for rel, data in rendered:
                 if rel == rendered[0][0] and key not in answer_changed and key in old.contexts:
                     continue  # only the fingerprint moved: patched in place
@@ -694,7 +687,7 @@ class IncrementalBuilder:
                     if rows is not None:
                         before[uri] = rows
                 counts.subtract(old.contexts[key].excluded)
-            after = _standings_one(key, answers[key]) if key in answers else {}
+            after = answers[key].standings if key in answers else {}
             if key in answers:
                 counts.update(contexts[key].excluded)
             for uri in before.keys() | after.keys():
@@ -841,6 +834,51 @@ class IncrementalBuilder:
                                fingerprint=fingerprint_of(files),
                                files={p: len(b) for p, b in files.items()})
         return layer, setup, loads
+
+
+@dataclass(frozen=True)
+class _Compiled:
+    """One context compiled and rendered (in a worker process when there are many), and
+    what the builder keeps of it: everything but the answer itself."""
+
+    files: list[tuple[str, bytes]]
+    budget: Budget
+    n_selected: int
+    n_excluded: int
+    blob: bytes
+    digest: bytes
+    reach: tuple[str, ...]
+    scope: tuple[str, ...]
+    excluded: tuple[str, ...]
+    standings: dict[str, tuple[Standing, ...]]
+    seconds: float
+
+    def record(self) -> _Context:
+        blob = self.blob
+        return _Context(view=_AnswerView(self.budget, self.n_selected, self.n_excluded,
+                                         lambda: _answer_of(blob)),
+                        blob=blob, digest=self.digest, reach=self.reach, scope=self.scope,
+                        excluded=self.excluded)
+
+
+def _context_job(renderer: SiteRenderer, index: Index, git: GitInfo
+                 ) -> Callable[[ContextKey], _Compiled]:
+    def job(key: ContextKey) -> _Compiled:
+        t0 = time.perf_counter()
+        answer = compile_context(index, CompileInput(**{key.kind: key.identity}), git=git)
+        seconds = time.perf_counter() - t0
+        before = len(renderer.pages)
+        files = list(renderer.context_files(key, answer))
+        del renderer.pages[before:]  # the builder notes every page itself
+        json_bytes = files[0][1]
+        return _Compiled(
+            files=files, budget=answer.budget, n_selected=len(answer.selected),
+            n_excluded=len(answer.excluded), blob=zlib.compress(json_bytes, 1),
+            digest=_digest(json_bytes, answer.fingerprint), reach=_answer_reach(answer),
+            scope=_scope_superset(index, key.uri), excluded=tuple(excluded_uris(answer)),
+            standings=_standings_one(key, answer), seconds=seconds)
+
+    return job
 
 
 def _diag_key(d: Diagnostic) -> tuple:

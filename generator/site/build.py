@@ -39,6 +39,7 @@ from .contexts import AnswerDigest, ContextKey, Standing, compile_one, context_k
 from .markdown import MarkdownRenderer
 from .render import TEMPLATES_DIR, make_environment
 from .svg import STATE_COLORS, TIER_COLORS, budget_bar, plan_graph
+from ..workers import ordered_map
 
 __all__ = ["SiteInputs", "Progress", "SiteRenderer", "build_site", "STATIC_FILES", "OVERVIEW_TEMPLATES"]
 
@@ -68,6 +69,17 @@ class SiteInputs:
     label: str = "repository"
     templates: Path = TEMPLATES_DIR
     base_url: str | None = None
+
+
+@dataclass(frozen=True)
+class CompiledFiles:
+    """What a full build keeps of one compiled context (the answer itself is dropped)."""
+
+    files: list[tuple[str, bytes]]
+    pages: list[str]
+    digest: AnswerDigest
+    standings: dict[str, tuple[Standing, ...]]
+    excluded: tuple[str, ...]
 
 
 class SiteRenderer:
@@ -160,26 +172,42 @@ class SiteRenderer:
         standings: dict[str, list[Standing]] = {}
         counts: Counter[str] = Counter()
         self.progress.stage("compiling contexts", len(keys))
-        for key in keys:
-            answer = compile_one(self.index, key, self.inputs.git)
-            for uri, rows in standings_of({key: answer}).items():
+        for key, done in zip(keys, ordered_map(self.compiled_context, keys)):
+            for uri, rows in done.standings.items():
                 standings.setdefault(uri, []).extend(rows)
-            counts.update(excluded_uris(answer))
-            digests[key] = AnswerDigest.of(answer)
-            yield from self.context_files(key, answer)
+            counts.update(done.excluded)
+            digests[key] = done.digest
+            self.pages.extend(done.pages)
+            yield from done.files
             self.progress.step()
         self.compiled = digests  # type: ignore[assignment] - the overview reads digests
         self.standings = standings
         self._excluded_counts = counts
         self.progress.stage("writing object pages", len(self.index.objects))
-        for uri in sorted(self.index.objects):
-            yield from self.object_files(self.index.objects[uri])
+        self.diagnostics_by_path()  # grouped once, before any worker starts
+        for files, pages in ordered_map(self.rendered_object, sorted(self.index.objects)):
+            self.pages.extend(pages)
+            yield from files
             self.progress.step()
         self.progress.stage("writing overview pages", 1)
         yield from self.overview_files()
         self.progress.step()
 
     # -- contexts --------------------------------------------------------------------
+
+    def compiled_context(self, key: ContextKey) -> "CompiledFiles":
+        """One context compiled and rendered, with what the rest of the build keeps of it.
+        Runs in a worker process during a full build (:func:`ordered_map`): it returns
+        the pages it rendered instead of leaving them in this renderer's list."""
+        before = len(self.pages)
+        answer = compile_one(self.index, key, self.inputs.git)
+        files = list(self.context_files(key, answer))
+        pages = self.pages[before:]
+        del self.pages[before:]
+        return CompiledFiles(files=files, pages=pages, digest=AnswerDigest.of(answer),
+                             standings={uri: tuple(rows) for uri, rows in
+                                        standings_of({key: answer}).items()},
+                             excluded=tuple(excluded_uris(answer)))
 
     def context_view(self, key: ContextKey, answer: CompiledContext, page: str) -> dict:
         obj = self.index.objects[key.uri]
@@ -265,6 +293,14 @@ class SiteRenderer:
                         for u in index.unresolved_by_source.get(obj.uri, [])],
             standings=standings,
         )
+
+    def rendered_object(self, uri: str) -> tuple[list[tuple[str, bytes]], list[str]]:
+        """One object's files and the pages among them (a worker's job in a full build)."""
+        before = len(self.pages)
+        files = list(self.object_files(self.index.objects[uri]))
+        pages = self.pages[before:]
+        del self.pages[before:]
+        return files, pages
 
     def object_files(self, obj: LayerObject) -> Iterator[tuple[str, bytes]]:
         record = self.object_record(obj)

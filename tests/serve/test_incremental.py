@@ -59,8 +59,15 @@ def test_incremental_rebuilds_equal_full_builds(steps):
         shutil.rmtree(base, ignore_errors=True)
 
 
-def test_every_edit_once_in_sequence(tmp_path):
-    """Each kind of edit, one after the other, each followed by the comparison."""
+@pytest.mark.parametrize("pool", ["in process", "worker processes"])
+def test_every_edit_once_in_sequence(tmp_path, monkeypatch, pool):
+    """Each kind of edit, one after the other, each followed by the comparison; once with
+    the contexts compiled in this process, once in forked workers (as on a large layer)."""
+    if pool == "worker processes":
+        monkeypatch.setattr("generator.workers.MIN_ITEMS", 1)
+        monkeypatch.setenv("DEVCONTEXT_WORKERS", "2")
+    else:
+        monkeypatch.setenv("DEVCONTEXT_WORKERS", "1")
     box = Sandbox.make(tmp_path)
     builder = _builder(box)
     builder.rebuild()

@@ -285,7 +285,11 @@ def watched(tmp_path):
         s.close()
 
 
-def test_an_edit_rebuilds_and_sends_a_reload_event(watched):
+@pytest.mark.parametrize("pool", ["in process", "worker processes"])
+def test_an_edit_rebuilds_and_sends_a_reload_event(watched, monkeypatch, pool):
+    # with workers, the rebuild forks while the server's and the watcher's threads run
+    monkeypatch.setenv("DEVCONTEXT_WORKERS", "2" if pool == "worker processes" else "1")
+    monkeypatch.setattr("generator.workers.MIN_ITEMS", 1)
     stream = EventStream(watched.port)
     try:
         event, data = stream.next()

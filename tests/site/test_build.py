@@ -51,6 +51,16 @@ def test_two_builds_are_byte_identical_also_across_hash_seeds(demo_site, tmp_pat
     assert tree_bytes(out) == tree_bytes(demo_site)
 
 
+@pytest.mark.parametrize("workers", ["1", "2", "3"])
+def test_worker_processes_do_not_change_a_byte(demo_site, tmp_path, monkeypatch, workers):
+    """Contexts and object pages compiled and rendered in forked workers (every item,
+    however few) give the same site as one process."""
+    monkeypatch.setenv("DEVCONTEXT_WORKERS", workers)
+    monkeypatch.setattr("generator.workers.MIN_ITEMS", 1)
+    out = build(None, tmp_path / f"workers-{workers}")
+    assert tree_bytes(out) == tree_bytes(demo_site)
+
+
 def test_no_absolute_paths_or_clock_in_any_output(demo_site):
     for rel, data in tree_bytes(demo_site).items():
         text = data.decode("utf-8", "replace")
