@@ -8,26 +8,29 @@ a pipe. Results come back in the items' order, so a build's bytes do not depend 
 workers there were.
 
 ``DEVCONTEXT_WORKERS`` sets how many (``1`` turns the pool off); the default is the number
-of cores this process may use. Fewer items than :data:`MIN_ITEMS` (or no ``fork`` on this
-platform) run in this process: starting workers costs more than it saves.
+of cores this process may use. Short work (or no ``fork`` on this platform) runs in this
+process: starting workers would cost more than it saves.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import os
+import time
 from collections import deque
 from typing import Callable, Iterable, Iterator, TypeVar
 
 from .errors import InputError
 
-__all__ = ["worker_count", "ordered_map", "MIN_ITEMS"]
+__all__ = ["worker_count", "ordered_map", "WARMUP_SECONDS", "POOL_WORTH_SECONDS"]
 
 T = TypeVar("T")
 R = TypeVar("R")
 
-#: Below this many items the work runs in this process.
-MIN_ITEMS = 24
+#: Work done in this process before deciding whether to start workers at all.
+WARMUP_SECONDS = 0.25
+#: Start workers only for more than this much (estimated) remaining work.
+POOL_WORTH_SECONDS = 1.0
 
 #: Items handed to a worker at a time: large enough to amortise the pipe, small enough
 #: that both workers stay busy to the end.
@@ -57,25 +60,39 @@ def _run_chunk(chunk: list) -> list:
     return [_JOB(item) for item in chunk]
 
 
-def ordered_map(job: Callable[[T], R], items: Iterable[T], *, workers: int | None = None,
-                min_items: int | None = None) -> Iterator[R]:
+def ordered_map(job: Callable[[T], R], items: Iterable[T], *,
+                workers: int | None = None) -> Iterator[R]:
     """``job(item)`` for every item, in order; in forked workers when it pays.
 
-    ``job`` runs in a child process that sees this process's memory as it was when the
-    pool started: it must not rely on changes the parent makes later, and what it returns
-    must pickle. At most a few chunks per worker are in flight, so however many items
-    there are, only that many results wait in memory for the caller to take them.
-    An exception in a job is raised here, in the caller.
+    The first items run here until :data:`WARMUP_SECONDS` of work is done; if what remains
+    looks like more than :data:`POOL_WORTH_SECONDS` of work, the rest goes to a pool of
+    forked workers (starting one costs tens of milliseconds and a copy of the page tables,
+    so small jobs never start one). ``job`` then runs in a child that sees this process's
+    memory as it was at the fork: it must not rely on later changes in the parent, and
+    what it returns must pickle. At most a few chunks per worker are in flight, so only
+    that many results wait in memory for the caller. An error in a job is raised here.
     """
     global _JOB
     items = list(items)
     n = worker_count() if workers is None else max(1, workers)
-    least = MIN_ITEMS if min_items is None else min_items
-    if n <= 1 or len(items) < max(1, least) or "fork" not in multiprocessing.get_all_start_methods():
-        for item in items:
+    spent = 0.0
+    i = 0
+    if WARMUP_SECONDS > 0 or n <= 1:
+        while i < len(items) and (n <= 1 or spent < WARMUP_SECONDS):
+            started = time.perf_counter()
+            result = job(items[i])
+            spent += time.perf_counter() - started
+            i += 1
+            yield result
+    rest = items[i:]
+    if not rest:
+        return
+    estimate = spent / i * len(rest) if i else float("inf")
+    if estimate < POOL_WORTH_SECONDS or "fork" not in multiprocessing.get_all_start_methods():
+        for item in rest:
             yield job(item)
         return
-    chunks = [items[i:i + CHUNK] for i in range(0, len(items), CHUNK)]
+    chunks = [rest[k:k + CHUNK] for k in range(0, len(rest), CHUNK)]
     in_flight = 2 * n
     _JOB = job
     try:

@@ -1,9 +1,10 @@
 """The worker pool: results in item order whatever the pool, errors raised in the caller,
-the pool really used when asked for, and a clear error for a bad DEVCONTEXT_WORKERS."""
+short work kept in this process, and a clear error for a bad DEVCONTEXT_WORKERS."""
 
 from __future__ import annotations
 
 import os
+import time
 
 import pytest
 
@@ -12,14 +13,21 @@ from generator.errors import InputError
 from generator.workers import ordered_map, worker_count
 
 
+@pytest.fixture
+def eager_pool(monkeypatch):
+    """Start the workers at once, whatever the amount of work."""
+    monkeypatch.setattr(workers, "WARMUP_SECONDS", 0)
+    monkeypatch.setattr(workers, "POOL_WORTH_SECONDS", 0)
+
+
 def _square_and_pid(x: int) -> tuple[int, int]:
     return x * x, os.getpid()
 
 
 @pytest.mark.parametrize("n", [1, 2, 3])
-def test_results_come_back_in_item_order(n):
+def test_results_come_back_in_item_order(eager_pool, n):
     items = list(range(101))
-    got = list(ordered_map(_square_and_pid, items, workers=n, min_items=1))
+    got = list(ordered_map(_square_and_pid, items, workers=n))
     assert [square for square, _ in got] == [x * x for x in items]
     pids = {pid for _, pid in got}
     if n == 1:
@@ -28,14 +36,28 @@ def test_results_come_back_in_item_order(n):
         assert os.getpid() not in pids and 1 <= len(pids) <= n
 
 
-def test_few_items_run_in_this_process():
-    got = list(ordered_map(_square_and_pid, range(5), workers=2, min_items=24))
+def test_short_work_stays_in_this_process():
+    got = list(ordered_map(_square_and_pid, range(200), workers=2))
     assert {pid for _, pid in got} == {os.getpid()}
 
 
-def test_a_worker_sees_the_parents_memory_at_fork():
+def _slow(x: int) -> tuple[int, int]:
+    time.sleep(0.02)
+    return x, os.getpid()
+
+
+def test_long_work_moves_to_workers_after_the_warmup(monkeypatch):
+    monkeypatch.setattr(workers, "WARMUP_SECONDS", 0.1)
+    monkeypatch.setattr(workers, "POOL_WORTH_SECONDS", 0.2)
+    got = list(ordered_map(_slow, range(60), workers=2))
+    assert [x for x, _ in got] == list(range(60))
+    here = [x for x, pid in got if pid == os.getpid()]
+    assert here == list(range(len(here))) and 0 < len(here) < 20  # the warmup, then workers
+
+
+def test_a_worker_sees_the_parents_memory_at_fork(eager_pool):
     table = {i: f"v{i}" for i in range(50)}  # never pickled: the closure is not sent anywhere
-    got = list(ordered_map(lambda i: table[i], range(50), workers=2, min_items=1))
+    got = list(ordered_map(lambda i: table[i], range(50), workers=2))
     assert got == [f"v{i}" for i in range(50)]
 
 
@@ -45,9 +67,9 @@ def _fail_on_seven(x: int) -> int:
     return x
 
 
-def test_an_error_in_a_job_is_raised_in_the_caller():
+def test_an_error_in_a_job_is_raised_in_the_caller(eager_pool):
     with pytest.raises(ValueError, match="seven"):
-        list(ordered_map(_fail_on_seven, range(40), workers=2, min_items=1))
+        list(ordered_map(_fail_on_seven, range(40), workers=2))
     assert workers._JOB is None
 
 

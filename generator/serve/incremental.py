@@ -22,6 +22,8 @@ What an edit recomputes
              file; every context with a scope when a directory contract changed; every
              context when a policy or scope object changed, when a session of the current
              branch changed, or when git's branch or head moved; and every new context.
+             They are compiled and their pages rendered in forked worker processes when
+             there is enough of them (:func:`generator.workers.ordered_map`).
 ``render``   the recompiled contexts' pages (their JSON only when the answer changed beyond
              its fingerprint); the pages of objects within the cross-reference walk's depth
              of a changed object (the walk each page shows), of objects whose standing in

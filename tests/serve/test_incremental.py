@@ -64,7 +64,8 @@ def test_every_edit_once_in_sequence(tmp_path, monkeypatch, pool):
     """Each kind of edit, one after the other, each followed by the comparison; once with
     the contexts compiled in this process, once in forked workers (as on a large layer)."""
     if pool == "worker processes":
-        monkeypatch.setattr("generator.workers.MIN_ITEMS", 1)
+        monkeypatch.setattr("generator.workers.WARMUP_SECONDS", 0)
+        monkeypatch.setattr("generator.workers.POOL_WORTH_SECONDS", 0)
         monkeypatch.setenv("DEVCONTEXT_WORKERS", "2")
     else:
         monkeypatch.setenv("DEVCONTEXT_WORKERS", "1")

@@ -289,7 +289,8 @@ def watched(tmp_path):
 def test_an_edit_rebuilds_and_sends_a_reload_event(watched, monkeypatch, pool):
     # with workers, the rebuild forks while the server's and the watcher's threads run
     monkeypatch.setenv("DEVCONTEXT_WORKERS", "2" if pool == "worker processes" else "1")
-    monkeypatch.setattr("generator.workers.MIN_ITEMS", 1)
+    monkeypatch.setattr("generator.workers.WARMUP_SECONDS", 0)
+    monkeypatch.setattr("generator.workers.POOL_WORTH_SECONDS", 0)
     stream = EventStream(watched.port)
     try:
         event, data = stream.next()

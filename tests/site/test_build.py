@@ -56,7 +56,8 @@ def test_worker_processes_do_not_change_a_byte(demo_site, tmp_path, monkeypatch,
     """Contexts and object pages compiled and rendered in forked workers (every item,
     however few) give the same site as one process."""
     monkeypatch.setenv("DEVCONTEXT_WORKERS", workers)
-    monkeypatch.setattr("generator.workers.MIN_ITEMS", 1)
+    monkeypatch.setattr("generator.workers.WARMUP_SECONDS", 0)
+    monkeypatch.setattr("generator.workers.POOL_WORTH_SECONDS", 0)
     out = build(None, tmp_path / f"workers-{workers}")
     assert tree_bytes(out) == tree_bytes(demo_site)
 
