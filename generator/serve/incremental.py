@@ -51,6 +51,7 @@ session- and governance-triggers above can bring something new in. The property 
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import os
 import posixpath
@@ -93,6 +94,11 @@ try:  # object pages show the query engine's cross-reference walk (this deep)
     from ..query.crossref import DEFAULT_DEPTH as XREF_DEPTH
 except ImportError:  # pragma: no cover - no query engine: no walk on the pages
     XREF_DEPTH = 0
+
+#: Every this many builds the frozen heap is handed back to the collector, which then
+#: frees any reference cycles the builds in between left behind (the rest is freed as
+#: soon as it is dropped, frozen or not).
+UNFREEZE_EVERY = 32
 
 #: Kinds every context selects (governance applied to all work).
 EVERYWHERE_KINDS = frozenset({"policy", "scope"})
@@ -450,10 +456,16 @@ class IncrementalBuilder:
         started = time.perf_counter()
         if not self.out.is_dir():
             self._dirty = True  # the output went away: write it all again
+        if self.state is None or self._dirty or self.builds % UNFREEZE_EVERY == 0:
+            gc.unfreeze()  # let the collector see (and free) what earlier builds left
         if self.state is None or self._dirty:
             report = self._full_build(started)
         else:
             report = self._incremental(started)
+        # The state a build leaves lives until the next edit, and most of it far longer:
+        # frozen, the collector stops walking it at every allocation burst (on a large
+        # layer that walk took longer than the rebuild's own work).
+        gc.freeze()
         self._pending_paths.clear()
         self._pending_templates.clear()
         self._pending_full_read = False
