@@ -33,7 +33,7 @@ def main(report) -> None:
     keys = context_keys(index)
     renderer.context_of_uri = {k.uri: k for k in keys}
     sample = keys[:: max(1, len(keys) // CONTEXTS)][:CONTEXTS]
-    job = _context_job(renderer, index, GitInfo())
+    job = _context_job(renderer, index)
     for key in sample[:5]:  # warm the engine's per-index caches
         job(key)
 

@@ -63,8 +63,8 @@ from pathlib import Path
 from typing import Callable, Iterable, Mapping, Sequence
 
 from ..diagnostics import Diagnostic
-from ..engine.compile import GitInfo, compile_context
-from ..engine.models import Budget, CompiledContext, CompileInput
+from ..engine.compile import GitInfo
+from ..engine.models import Budget, CompiledContext
 from ..errors import BuildError
 from ..index import Index, build_index, normalise_path
 from ..layer.discovery import MANIFEST_PATH
@@ -505,15 +505,15 @@ class IncrementalBuilder:
         standings: dict[str, dict[ContextKey, tuple[Standing, ...]]] = {}
         links: dict[str, frozenset[str]] = {}
         fingerprinted = {_context_files(k)[0] for k in keys}
-        seconds = {"compile": 0.0}
+        seconds = {"contexts": 0.0}
         standing_counts: dict[str, int] = {}
 
         def stream():
             # each context is compiled, written, and kept only as a small record (the
             # stream's order is build_site's: every context, every object, the overview)
             self.progress.stage("compiling and writing contexts", len(keys))
-            for key, done in zip(keys, ordered_map(_context_job(renderer, index, git), keys)):
-                seconds["compile"] += done.seconds
+            for key, done in zip(keys, ordered_map(_context_job(renderer, index), keys)):
+                seconds["contexts"] += done.seconds
                 contexts[key] = done.record()
                 renderer.counts.update(done.excluded)
                 for uri, rows in done.standings.items():
@@ -536,8 +536,9 @@ class IncrementalBuilder:
             self.progress.step()
 
         stats = self.output.write_all(stream(), index.fingerprint, fingerprinted)
-        t["compile"] = seconds["compile"]
-        t["render+write"] = time.perf_counter() - mark - seconds["compile"]
+        # with workers, the contexts' own time (summed over them) overlaps the rest
+        t["contexts: compile+render, summed"] = seconds["contexts"]
+        t["contexts, objects, overview, write"] = time.perf_counter() - mark
 
         self.state = _State(
             files=files, problems=problems, setup=setup, loads=loads, layer=layer, index=index,
@@ -663,9 +664,9 @@ class IncrementalBuilder:
         counts = Counter(old.excluded_counts)
         renderer = self._renderer(index, git, counts)
         renderer.context_of_uri = {k.uri: k for k in keys}
-        answers = dict(zip(to_compile, ordered_map(_context_job(renderer, index, git), to_compile)))
-        t["compile"] = sum(done.seconds for done in answers.values())  # summed over workers
-        t["compile+render contexts"] = time.perf_counter() - mark
+        answers = dict(zip(to_compile, ordered_map(_context_job(renderer, index), to_compile)))
+        t["contexts: compile+render, summed"] = sum(done.seconds for done in answers.values())
+        t["contexts: compile+render"] = time.perf_counter() - mark
         mark = time.perf_counter()
 
         # -- keep a small record of each answer; re-render the others a template needs --
@@ -875,15 +876,13 @@ class _Compiled:
                         excluded=self.excluded)
 
 
-def _context_job(renderer: SiteRenderer, index: Index, git: GitInfo
-                 ) -> Callable[[ContextKey], _Compiled]:
+def _context_job(renderer: SiteRenderer, index: Index) -> Callable[[ContextKey], _Compiled]:
+    """The job of the worker map: the renderer's, and what the builder keeps of the answer
+    (the builder notes every page itself, so the pages handed back are dropped)."""
     def job(key: ContextKey) -> _Compiled:
         t0 = time.perf_counter()
-        answer = compile_context(index, CompileInput(**{key.kind: key.identity}), git=git)
-        seconds = time.perf_counter() - t0
-        before = len(renderer.pages)
-        files = list(renderer.context_files(key, answer))
-        del renderer.pages[before:]  # the builder notes every page itself
+        answer, files, _pages = renderer.compile_and_render(key)
+        seconds = time.perf_counter() - t0  # compile and render
         json_bytes = files[0][1]
         return _Compiled(
             files=files, budget=answer.budget, n_selected=len(answer.selected),

@@ -7,7 +7,6 @@ the plan, diagnostics, search, 404, sitemap. JSON under ``api/v1/``.
 
 from __future__ import annotations
 
-import posixpath
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,6 +21,7 @@ from ..jsonio import canonical_json
 from ..model import LayerObject
 from ..query.crossref import cross_ref_query
 from ..states import STATES
+from ..workers import ordered_map
 from . import urls
 from .api import (
     SCHEMAS,
@@ -39,7 +39,6 @@ from .contexts import AnswerDigest, ContextKey, Standing, compile_one, context_k
 from .markdown import MarkdownRenderer
 from .render import TEMPLATES_DIR, make_environment
 from .svg import STATE_COLORS, TIER_COLORS, budget_bar, plan_graph
-from ..workers import ordered_map
 
 __all__ = ["SiteInputs", "Progress", "SiteRenderer", "build_site", "STATIC_FILES", "OVERVIEW_TEMPLATES"]
 
@@ -195,19 +194,31 @@ class SiteRenderer:
 
     # -- contexts --------------------------------------------------------------------
 
-    def compiled_context(self, key: ContextKey) -> "CompiledFiles":
-        """One context compiled and rendered, with what the rest of the build keeps of it.
-        Runs in a worker process during a full build (:func:`ordered_map`): it returns
-        the pages it rendered instead of leaving them in this renderer's list."""
-        before = len(self.pages)
+    def compile_and_render(self, key: ContextKey
+                           ) -> tuple[CompiledContext, list[tuple[str, bytes]], list[str]]:
+        """One context's answer, its files, and the pages among them. Runs in a worker
+        process when a build or a rebuild uses them (:func:`ordered_map`), so the pages
+        are handed back rather than left in this renderer's list."""
         answer = compile_one(self.index, key, self.inputs.git)
-        files = list(self.context_files(key, answer))
-        pages = self.pages[before:]
-        del self.pages[before:]
+        files, pages = self._taking_pages(lambda: list(self.context_files(key, answer)))
+        return answer, files, pages
+
+    def compiled_context(self, key: ContextKey) -> "CompiledFiles":
+        """One context compiled and rendered, with what the rest of the build keeps of it."""
+        answer, files, pages = self.compile_and_render(key)
         return CompiledFiles(files=files, pages=pages, digest=AnswerDigest.of(answer),
                              standings={uri: tuple(rows) for uri, rows in
                                         standings_of({key: answer}).items()},
                              excluded=tuple(excluded_uris(answer)))
+
+    def _taking_pages(self, render: Callable[[], list[tuple[str, bytes]]]
+                      ) -> tuple[list[tuple[str, bytes]], list[str]]:
+        """``render()``'s files and the pages it noted, taken back out of :attr:`pages`."""
+        before = len(self.pages)
+        files = render()
+        pages = self.pages[before:]
+        del self.pages[before:]
+        return files, pages
 
     def context_view(self, key: ContextKey, answer: CompiledContext, page: str) -> dict:
         obj = self.index.objects[key.uri]
@@ -296,11 +307,7 @@ class SiteRenderer:
 
     def rendered_object(self, uri: str) -> tuple[list[tuple[str, bytes]], list[str]]:
         """One object's files and the pages among them (a worker's job in a full build)."""
-        before = len(self.pages)
-        files = list(self.object_files(self.index.objects[uri]))
-        pages = self.pages[before:]
-        del self.pages[before:]
-        return files, pages
+        return self._taking_pages(lambda: list(self.object_files(self.index.objects[uri])))
 
     def object_files(self, obj: LayerObject) -> Iterator[tuple[str, bytes]]:
         record = self.object_record(obj)
