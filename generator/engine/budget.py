@@ -439,20 +439,12 @@ class _Refits:
                 best = key
             neg_prefix.append(-best)
         self.neg_prefix = neg_prefix
-        # what every entry before j costs (the required ones are in the reserve)
-        before_total = [0] * (n + 1)
-        total = reserved
-        for j in range(n):
-            before_total[j] = total
-            if not required[j]:
-                total += costs[j]
-        before_total[n] = total
-        self.before_total = before_total
         self.searched = 0
         self.fits = _MinTree([c if (not required[j] and c > 0) else _INF
                               for j, c in enumerate(costs)])
-        # sums of the droppable costs before each entry: a run of entries that all fit is
-        # taken in one step (bisect), the next one that fits after a refusal by the tree
+        # sums of the droppable costs before each entry (with the reserve, what everything
+        # before it costs): a run of entries that all fit is taken in one step (bisect),
+        # the next one that fits after a refusal by the tree
         sums = [0] * (n + 1)
         total = 0
         for j in range(n):
@@ -494,13 +486,13 @@ class _Refits:
         if self.searched > MAX_REFIT_SEARCHES:
             # Past the per-answer allowance, answer with the budget that surely admits it:
             # everything before it fits, then it does. True, if not always the least.
-            return self.before_total[i] + cost, False
+            return self.reserved + self.sums[i] + cost, False
         for _ in range(REFIT_ROUNDS):
             before = self.used_before(i, budget)
             if before + cost <= budget:
                 return budget, True
             budget = before + cost
-        return self.before_total[i] + cost, False
+        return self.reserved + self.sums[i] + cost, False
 
 
 def spend(index: Index, req: ResolvedRequest, sel: Selection) -> Spent:
