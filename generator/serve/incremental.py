@@ -64,7 +64,7 @@ from typing import Callable, Iterable, Mapping, Sequence
 
 from ..diagnostics import Diagnostic
 from ..engine.compile import GitInfo
-from ..engine.models import Budget, CompiledContext
+from ..engine.models import CompiledContext
 from ..errors import BuildError
 from ..index import Index, build_index, normalise_path
 from ..layer.discovery import MANIFEST_PATH
@@ -82,7 +82,7 @@ from ..layer.records import scalar_text
 from ..model import LayerObject
 from ..site import urls
 from ..site.build import OVERVIEW_TEMPLATES, Progress, SiteInputs, SiteRenderer, excluded_uris
-from ..site.contexts import ContextKey, Standing, context_keys, standings_of
+from ..site.contexts import AnswerDigest, ContextKey, Standing, context_keys, standings_of
 from ..site.markdown import MarkdownRenderer
 from ..site.render import TEMPLATES_DIR, make_environment
 from ..workers import ordered_map
@@ -168,11 +168,10 @@ class _AnswerView:
 
     __slots__ = ("budget", "_n_selected", "_n_excluded", "_load")
 
-    def __init__(self, budget: Budget, n_selected: int, n_excluded: int,
-                 load: Callable[[], CompiledContext]) -> None:
-        self.budget = budget
-        self._n_selected = n_selected
-        self._n_excluded = n_excluded
+    def __init__(self, digest: AnswerDigest, load: Callable[[], CompiledContext]) -> None:
+        self.budget = digest.budget
+        self._n_selected = len(digest.selected)
+        self._n_excluded = len(digest.excluded)
         self._load = load
 
     @property
@@ -857,9 +856,8 @@ class _Compiled:
     what the builder keeps of it: everything but the answer itself."""
 
     files: list[tuple[str, bytes]]
-    budget: Budget
-    n_selected: int
-    n_excluded: int
+    #: The answer's budget and entry counts, all the overview reads of it.
+    counts: AnswerDigest
     blob: bytes
     digest: bytes
     reach: tuple[str, ...]
@@ -870,8 +868,7 @@ class _Compiled:
 
     def record(self) -> _Context:
         blob = self.blob
-        return _Context(view=_AnswerView(self.budget, self.n_selected, self.n_excluded,
-                                         lambda: _answer_of(blob)),
+        return _Context(view=_AnswerView(self.counts, lambda: _answer_of(blob)),
                         blob=blob, digest=self.digest, reach=self.reach, scope=self.scope,
                         excluded=self.excluded)
 
@@ -885,8 +882,7 @@ def _context_job(renderer: SiteRenderer, index: Index) -> Callable[[ContextKey],
         seconds = time.perf_counter() - t0  # compile and render
         json_bytes = files[0][1]
         return _Compiled(
-            files=files, budget=answer.budget, n_selected=len(answer.selected),
-            n_excluded=len(answer.excluded), blob=zlib.compress(json_bytes, 1),
+            files=files, counts=AnswerDigest.of(answer), blob=zlib.compress(json_bytes, 1),
             digest=_digest(json_bytes, answer.fingerprint), reach=_answer_reach(answer),
             scope=_scope_superset(index, key.uri), excluded=tuple(excluded_uris(answer)),
             standings=_standings_one(key, answer), seconds=seconds)
