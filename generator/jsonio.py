@@ -11,6 +11,10 @@ from pydantic import BaseModel
 __all__ = ["to_jsonable", "canonical_json", "canonical_json_text"]
 
 
+#: Values JSON writes as they are (exact types: no float, whose NaN needs the text form).
+_PLAIN = frozenset({str, int, bool, type(None)})
+
+
 def to_jsonable(value: Any) -> Any:
     """Models to their wire form (absent optional fields omitted); everything else as is."""
     if isinstance(value, BaseModel):
@@ -18,6 +22,8 @@ def to_jsonable(value: Any) -> Any:
     if isinstance(value, dict):
         return {str(k): to_jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
+        if all(type(v) in _PLAIN for v in value):  # rows of plain cells: nothing to convert
+            return list(value)
         return [to_jsonable(v) for v in value]
     if isinstance(value, float) and (value != value or value in (float("inf"), float("-inf"))):
         return str(value)  # JSON has no NaN or infinity; keep the fact as text

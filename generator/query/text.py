@@ -101,13 +101,27 @@ class _Corpus:
 
 
 _CORPORA: dict[int, _Corpus] = {}
+#: The rows of the last corpus built, by URI with the object they came from: the next
+#: index (one edit later) mostly holds the very same objects, whose rows are reused.
+_LAST_ROWS: dict[str, tuple[LayerObject, SearchRow]] = {}
+
+
+def _row_of(obj: LayerObject, last: dict[str, tuple[LayerObject, SearchRow]]) -> SearchRow:
+    hit = last.get(obj.uri)
+    if hit is not None and hit[0] is obj:  # objects are immutable: same object, same row
+        return hit[1]
+    return _row(obj)
 
 
 def _corpus(index: Index) -> _Corpus:
     key = id(index)
     found = _CORPORA.get(key)
     if found is None:
-        rows = tuple(_row(o) for o in sorted(index.objects.values(), key=lambda o: (o.kind, o.uri)))
+        ordered = sorted(index.objects.values(), key=lambda o: (o.kind, o.uri))
+        last = _LAST_ROWS
+        rows = tuple(_row_of(o, last) for o in ordered)
+        _LAST_ROWS.clear()
+        _LAST_ROWS.update((o.uri, (o, row)) for o, row in zip(ordered, rows))
         starts: list[int] = []
         offset = 0
         for row in rows:

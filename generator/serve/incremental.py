@@ -85,6 +85,7 @@ from ..site.build import OVERVIEW_TEMPLATES, Progress, SiteInputs, SiteRenderer,
 from ..site.contexts import AnswerDigest, ContextKey, Standing, context_keys, standings_of
 from ..site.markdown import MarkdownRenderer
 from ..site.render import TEMPLATES_DIR, make_environment
+from ..site.rowcache import RowCache
 from ..workers import ordered_map
 from .output import OutputTree
 
@@ -225,6 +226,8 @@ class _State:
     excluded_counts: Counter
     #: uri -> how many standings it has (the kind pages' "reached" column).
     standing_counts: dict[str, int]
+    #: Every context's and object's files (known after the first rebuild).
+    pages_files: frozenset[str] | None = None
 
 
 class _Rows(Sequence):
@@ -437,6 +440,7 @@ class IncrementalBuilder:
         self.parse_cache: dict = {}
         self.env = make_environment(self.templates)
         self.md = MarkdownRenderer()
+        self.rows = RowCache()
         self.state: _State | None = None
         self.snapshot: Snapshot | None = None
         self.builds = 0
@@ -498,6 +502,7 @@ class IncrementalBuilder:
 
         mark = time.perf_counter()
         keys = context_keys(index)
+        self.rows = RowCache()
         renderer = self._renderer(index, git, Counter())
         renderer.context_of_uri = {k.uri: k for k in keys}
         contexts: dict[ContextKey, _Context] = {}
@@ -553,7 +558,7 @@ class IncrementalBuilder:
                            written=stats.written, timings=t)
 
     def _renderer(self, index: Index, git: GitInfo, counts: Counter) -> _Renderer:
-        renderer = _Renderer(self._inputs(index, git), env=self.env, md=self.md)
+        renderer = _Renderer(self._inputs(index, git), env=self.env, md=self.md, rows=self.rows)
         renderer.counts = counts
         return renderer
 
@@ -753,8 +758,8 @@ class IncrementalBuilder:
                 out[rel] = data
             links[uri] = frozenset(normalise_path(p) for p in renderer.path_queries)
             renderer.path_queries = None
-        renderer.note_pages(_context_files(k)[1] for k in keys)
-        renderer.note_pages(_object_files(u)[1] for u in sorted(index.objects))
+        renderer.note_pages_later(lambda: [_context_files(k)[1] for k in keys]
+                                  + [_object_files(u)[1] for u in sorted(index.objects)])
         # the overview files: render those that show something that changed, keep the rest
         kinds_changed: set[str] = set()
         for uri in changed:
@@ -794,18 +799,24 @@ class IncrementalBuilder:
 
         # -- write --
         mark = time.perf_counter()
-        expected: set[str] = set(overview_rels)
-        for key in keys:
-            expected.update(_context_files(key))
-        for uri in index.objects:
-            expected.update(_object_files(uri))
-        keep = expected - out.keys()
+        if old.pages_files is not None and not (added or removed) and key_set == set(old.contexts):
+            pages_files = old.pages_files  # the same contexts and objects: the same files
+        else:
+            found: set[str] = set()
+            for key in keys:
+                found.update(_context_files(key))
+            for uri in index.objects:
+                found.update(_object_files(uri))
+            pages_files = frozenset(found)
+        keep = (pages_files | set(overview_rels)) - out.keys()
         try:
             stats = self.output.update(out, keep, index.fingerprint)
         except BaseException:
             self._dirty = True  # the disk may be half-written: next time, build in full
             raise
         t["write"] = time.perf_counter() - mark
+        if removed:
+            self.rows.keep_only(index.objects)
 
         reached_by = old.reached_by
         scope_index = old.scope_index
@@ -817,7 +828,7 @@ class IncrementalBuilder:
             git=git, contexts=contexts, reached_by=reached_by, scope_index=scope_index,
             standings=standings, links=links, linked_from=_reverse_links(links)
             if render_objects or removed else old.linked_from, diags_by_path=diags_by_path,
-            excluded_counts=counts, standing_counts=standing_counts)
+            excluded_counts=counts, standing_counts=standing_counts, pages_files=pages_files)
         self.builds += 1
         self.snapshot = Snapshot(index, git, self.builds)
         return BuildReport(

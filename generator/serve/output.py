@@ -106,16 +106,18 @@ class OutputTree:
             else:
                 self.fingerprint_at.pop(rel, None)
             stats.written.append(rel)
-        for rel in sorted(set(self.digests) - set(files) - keep):
+        for rel in sorted(rel for rel in self.digests if rel not in files and rel not in keep):
             self._delete(rel)
             del self.digests[rel]
             self.fingerprint_at.pop(rel, None)
             stats.deleted.append(rel)
         if fp_new != fp_old and len(fp_new) == len(fp_old):
-            for rel in sorted(keep):
-                at = self.fingerprint_at.get(rel)
-                if at and rel not in files:
-                    self._patch(rel, at, fp_new)
+            # every kept file was checked when it was written; plain string paths (a
+            # large layer patches over 10,000 files per edit)
+            root = os.fspath(self.out_dir)
+            for rel, at in sorted(self.fingerprint_at.items()):
+                if at and rel in keep and rel not in files:
+                    _patch(os.path.join(root, rel), at, fp_new)
                     self.digests[rel] = None
                     stats.patched += 1
         elif fp_new != fp_old:
@@ -150,14 +152,6 @@ class OutputTree:
         except FileNotFoundError:
             pass
 
-    def _patch(self, rel: str, offsets: tuple[int, ...], value: bytes) -> None:
-        fd = os.open(self._path(rel), os.O_WRONLY)
-        try:
-            for at in offsets:
-                os.pwrite(fd, value, at)
-        finally:
-            os.close(fd)
-
     def _prune_dirs(self, deleted: list[str]) -> None:
         """Remove directories a deletion left empty (a full build would not have them)."""
         dirs = sorted({os.path.dirname(rel) for rel in deleted if os.path.dirname(rel)},
@@ -169,6 +163,15 @@ class OutputTree:
                 except OSError:
                     break
                 directory = os.path.dirname(directory)
+
+
+def _patch(path: str, offsets: tuple[int, ...], value: bytes) -> None:
+    fd = os.open(path, os.O_WRONLY)
+    try:
+        for at in offsets:
+            os.pwrite(fd, value, at)
+    finally:
+        os.close(fd)
 
 
 def _offsets(data: bytes, needle: bytes) -> tuple[int, ...]:

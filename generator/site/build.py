@@ -7,17 +7,18 @@ the plan, diagnostics, search, 404, sitemap. JSON under ``api/v1/``.
 
 from __future__ import annotations
 
+import heapq
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from ..diagnostics import Diagnostic, count_by_severity
 from ..engine.compile import GitInfo
 from ..engine.models import TIER_ORDER, CompiledContext
 from ..engine.policy import DEFAULT_BUDGET_TOKENS, DEFAULT_FLOOR, DEFAULT_MAX_DEPTH
 from ..index import Index
-from ..jsonio import canonical_json
+from ..jsonio import canonical_json, canonical_json_text
 from ..model import LayerObject
 from ..query.crossref import cross_ref_query
 from ..states import STATES
@@ -28,7 +29,6 @@ from .api import (
     ContextSummary,
     EdgeRecord,
     ObjectRecord,
-    ObjectsIndex,
     ObjectSummary,
     SiteIndex,
     StandingRecord,
@@ -38,6 +38,7 @@ from .api import (
 from .contexts import AnswerDigest, ContextKey, Standing, compile_one, context_keys, standings_of
 from .markdown import MarkdownRenderer
 from .render import TEMPLATES_DIR, make_environment
+from .rowcache import RowCache
 from .svg import STATE_COLORS, TIER_COLORS, budget_bar, plan_graph
 
 __all__ = ["SiteInputs", "Progress", "SiteRenderer", "build_site", "STATIC_FILES", "OVERVIEW_TEMPLATES"]
@@ -88,12 +89,15 @@ class SiteRenderer:
     (:meth:`use_compiled`). Pure apart from reading the templates and static assets."""
 
     def __init__(self, inputs: SiteInputs, progress: Progress | None = None, *,
-                 env=None, md: MarkdownRenderer | None = None) -> None:
+                 env=None, md: MarkdownRenderer | None = None,
+                 rows: RowCache | None = None) -> None:
         self.inputs = inputs
         self.index = inputs.index
         self.progress = progress or Progress()
         self.env = env if env is not None else make_environment(inputs.templates)
         self.md = md if md is not None else MarkdownRenderer()
+        #: Rows of the site-wide JSON files; a rebuild passes the previous build's.
+        self.rows = rows if rows is not None else RowCache()
         self.compiled: dict[ContextKey, CompiledContext] = {}
         #: Set by a streaming full build, which keeps no answers to count from.
         self._excluded_counts: Counter[str] | None = None
@@ -101,6 +105,7 @@ class SiteRenderer:
         self.context_of_uri: dict[str, ContextKey] = {}
         #: Every page rendered (or noted with :meth:`note_pages`): the sitemap lists them.
         self.pages: list[str] = []
+        self._later_pages: list[Callable[[], Iterable[str]]] = []
         #: When a list, every repository path an object's Markdown links resolve is
         #: appended to it (an incremental rebuild re-renders the page when one changes).
         self.path_queries: list[str] | None = None
@@ -115,6 +120,10 @@ class SiteRenderer:
     def note_pages(self, pages) -> None:
         """Pages rendered elsewhere (an earlier build) that the sitemap lists."""
         self.pages.extend(pages)
+
+    def note_pages_later(self, pages: Callable[[], Iterable[str]]) -> None:
+        """Pages rendered elsewhere, named only if the sitemap is rendered."""
+        self._later_pages.append(pages)
 
     # -- links -----------------------------------------------------------------------
 
@@ -369,9 +378,9 @@ class SiteRenderer:
         index = self.index
         memo: dict[str, Any] = {}
 
-        def site_index() -> SiteIndex:
+        def site_index() -> _SiteIndexParts:
             if "site_index" not in memo:
-                memo["site_index"] = self.site_index()
+                memo["site_index"] = self.site_index_parts()
             return memo["site_index"]
 
         def search_json() -> bytes:
@@ -380,19 +389,20 @@ class SiteRenderer:
             return memo["search"]
 
         def objects_json() -> bytes:
-            objects = []
+            # canonical_json(ObjectsIndex(rows)), laid out from each row's own canonical
+            # text (a compact JSON array is its items joined by commas): rows are kept
+            # between builds, and an edit changes few
+            rows = []
             for uri in sorted(index.objects):
                 obj = index.objects[uri]
                 state = index.issue_states.get(uri)
-                objects.append(ObjectSummary(
-                    uri=uri, kind=obj.kind, identity=obj.identity, title=obj.title,
-                    status=obj.status, state=state.state if state else None,
-                    version=obj.version, path=obj.provenance.path, page=urls.object_page(uri),
-                    json_url=urls.object_json(uri)))
-            return canonical_json(ObjectsIndex(objects))
+                word = state.state if state else None
+                rows.append(self.rows.text("objects.json", obj, word,
+                                           lambda obj=obj, word=word: _object_row(obj, word)))
+            return ("[" + ",".join(rows) + "]\n").encode("utf-8")
 
         parts: list[tuple[str, str, Callable[[], bytes]]] = [
-            ("api/v1/index.json", "layer", lambda: canonical_json(site_index())),
+            ("api/v1/index.json", "layer", lambda: site_index().json()),
             ("api/v1/objects.json", "objects", objects_json),
         ]
         for name, model in sorted(SCHEMAS.items()):
@@ -425,30 +435,42 @@ class SiteRenderer:
         return parts
 
     def site_index(self) -> SiteIndex:
+        """``api/v1/index.json`` as a model (the build writes :meth:`site_index_parts`)."""
+        parts = self.site_index_parts()
+        return parts.head.model_copy(update={"contexts": [
+            ContextSummary.model_validate_json(row) for row in parts.rows]})
+
+    def site_index_parts(self) -> "_SiteIndexParts":
+        """``api/v1/index.json`` as its head (every value but the contexts) and one
+        canonical row per context, kept between builds (:class:`RowCache`): a large layer
+        has over 10,000 contexts and an edit changes few of them."""
         index = self.index
-        summaries = []
+        rows: list[str] = []
+        over: list[ContextSummary] = []
         for key, answer in sorted(self.compiled.items()):
             obj = index.objects[key.uri]
             state = index.issue_states.get(key.uri)
             b = answer.budget
-            summaries.append(ContextSummary(
-                kind=key.kind, id=key.identity, uri=key.uri, title=obj.title,
-                state=state.state if state else None,
-                page=urls.context_page(key.kind, key.identity),
-                json_url=urls.context_json(key.kind, key.identity),
-                selected=len(answer.selected), excluded=len(answer.excluded),
-                used_tokens=b.used_tokens, limit_tokens=b.limit_tokens,
-                required_tokens=b.required_tokens, over_budget=b.over_budget))
+            values = dict(kind=key.kind, id=key.identity, uri=key.uri, title=obj.title,
+                          state=state.state if state else None,
+                          selected=len(answer.selected), excluded=len(answer.excluded),
+                          used_tokens=b.used_tokens, limit_tokens=b.limit_tokens,
+                          required_tokens=b.required_tokens, over_budget=b.over_budget)
+            rows.append(self.rows.text("index.json", obj, tuple(values.values()),
+                                       lambda values=values: _context_row(values)))
+            if b.over_budget:
+                over.append(_context_summary(values))
         diag_counts = count_by_severity(index.diagnostics)
         state_counts = Counter(s.state for s in index.issue_states.values())
-        return SiteIndex(
+        head = SiteIndex(
             fingerprint=index.fingerprint, files=len(index.layer.files), objects=len(index.objects),
             edges=len(index.edges), unresolved=len(index.unresolved), kinds=index.counts_by_kind(),
             diagnostics=diag_counts,
             defaults={"budget_tokens": DEFAULT_BUDGET_TOKENS, "floor": DEFAULT_FLOOR,
                       "max_depth": DEFAULT_MAX_DEPTH},
-            contexts=summaries,
+            contexts=[],
             issue_states={s: state_counts.get(s, 0) for s in STATES})
+        return _SiteIndexParts(head=head, rows=rows, over_budget=over)
 
     def search_index(self) -> dict:
         from ..query.search_index import build_search_index
@@ -475,7 +497,7 @@ class SiteRenderer:
             counter.update(excluded_uris(answer))
         return counter
 
-    def dashboard_view(self, site_index: SiteIndex) -> dict:
+    def dashboard_view(self, site_index: "_SiteIndexParts") -> dict:
         index = self.index
         page = "index.html"
         milestones = []
@@ -490,21 +512,24 @@ class SiteRenderer:
             milestones.append({"obj": ms, "counts": [(s, counts.get(s, 0)) for s in STATES],
                                "total": sum(counts.values()),
                                "href": self.context_href(page, key) if key else None})
-        over = [c for c in site_index.contexts if c.over_budget]
+        over = site_index.over_budget
         excluded_counter = self.excluded_counter()
+        # the first 15 of the sorted counts, without sorting tens of thousands
         most_excluded = [(uri, n, self.object_href(page, uri), index.objects.get(uri))
-                         for uri, n in sorted(excluded_counter.items(), key=lambda kv: (-kv[1], kv[0]))[:15]]
+                         for uri, n in heapq.nsmallest(15, excluded_counter.items(),
+                                                       key=lambda kv: (-kv[1], kv[0]))]
         return {
-            "si": site_index,
+            "si": site_index.head,
+            "contexts_total": len(site_index.rows),
             "milestones": milestones,
             "over": over,
             "most_excluded": most_excluded,
             "unresolved": index.unresolved[:50],
             "unresolved_total": len(index.unresolved),
             "unresolved_href": lambda u: self.object_href(page, u.source),
-            "diag_counts": site_index.diagnostics,
-            "kinds": [(k, n, urls.kind_page(k)) for k, n in sorted(site_index.kinds.items())],
-            "states": [(s, site_index.issue_states.get(s, 0)) for s in STATES],
+            "diag_counts": site_index.head.diagnostics,
+            "kinds": [(k, n, urls.kind_page(k)) for k, n in sorted(site_index.head.kinds.items())],
+            "states": [(s, site_index.head.issue_states.get(s, 0)) for s in STATES],
         }
 
     def plan_view(self) -> dict:
@@ -567,6 +592,9 @@ class SiteRenderer:
         base = (self.inputs.base_url or "").rstrip("/")
         lines = ['<?xml version="1.0" encoding="UTF-8"?>',
                  '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">']
+        for later in self._later_pages:
+            self.pages.extend(later())
+        self._later_pages = []
         for page in sorted(set(self.pages)):
             if page == "404.html":
                 continue
@@ -574,6 +602,42 @@ class SiteRenderer:
             lines.append(f"  <url><loc>{_xml_escape(loc)}</loc></url>")
         lines.append("</urlset>")
         return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+@dataclass(frozen=True)
+class _SiteIndexParts:
+    """``api/v1/index.json`` in parts: the model without its contexts, and each context's
+    canonical row (the dashboard reads the head and the contexts over budget)."""
+
+    head: SiteIndex
+    rows: list[str]
+    over_budget: list[ContextSummary]
+
+    def json(self) -> bytes:
+        # canonical_json(head with the contexts): the head's keys are sorted, so its one
+        # empty "contexts" list comes right after "api" (a fixed string) and is the first
+        # such text; a compact array is its items joined by commas
+        text = canonical_json_text(self.head)
+        spliced = text.replace('"contexts":[]', '"contexts":[' + ",".join(self.rows) + "]", 1)
+        return spliced.encode("utf-8")
+
+
+def _context_summary(values: dict) -> ContextSummary:
+    return ContextSummary(page=urls.context_page(values["kind"], values["id"]),
+                          json_url=urls.context_json(values["kind"], values["id"]), **values)
+
+
+def _context_row(values: dict) -> str:
+    """One context's row of ``api/v1/index.json``, as canonical JSON text."""
+    return canonical_json_text(_context_summary(values))[:-1]
+
+
+def _object_row(obj: LayerObject, state: str | None) -> str:
+    """One row of ``api/v1/objects.json``, as canonical JSON text."""
+    return canonical_json_text(ObjectSummary(
+        uri=obj.uri, kind=obj.kind, identity=obj.identity, title=obj.title, status=obj.status,
+        state=state, version=obj.version, path=obj.provenance.path,
+        page=urls.object_page(obj.uri), json_url=urls.object_json(obj.uri)))[:-1]
 
 
 def excluded_uris(answer: CompiledContext) -> list[str]:

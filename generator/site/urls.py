@@ -32,6 +32,10 @@ __all__ = [
 ]
 
 MAX_NAME = 180
+#: Paths and links are pure functions of names; a site asks for each thousands of times
+#: (every page that lists an object links it), so they are remembered (sized for the
+#: largest layers we build).
+_URL_CACHE = 1 << 16
 _SAFE = re.compile(r"[A-Za-z0-9._@-]")
 
 
@@ -82,11 +86,13 @@ def _split_uri(uri: str) -> tuple[str, str]:
     return kind, identity
 
 
+@lru_cache(maxsize=_URL_CACHE)
 def object_page(uri: str) -> str:
     kind, identity = _split_uri(uri)
     return f"objects/{kind}/{encode_name(identity)}.html"
 
 
+@lru_cache(maxsize=_URL_CACHE)
 def object_json(uri: str) -> str:
     kind, identity = _split_uri(uri)
     return f"api/v1/objects/{kind}/{encode_name(identity)}.json"
@@ -96,10 +102,12 @@ def kind_page(kind: str) -> str:
     return f"kinds/{encode_name(kind)}.html"
 
 
+@lru_cache(maxsize=_URL_CACHE)
 def context_page(kind: str, identity: str) -> str:
     return f"contexts/{kind}/{encode_name(identity)}.html"
 
 
+@lru_cache(maxsize=_URL_CACHE)
 def context_json(kind: str, identity: str) -> str:
     return f"api/v1/devcontext/compile/{kind}/{encode_name(identity)}.json"
 
@@ -110,7 +118,11 @@ _PLAIN = re.compile(r"(?!\.\.?(?:/|$))[^/]+(?:/(?!\.\.?(?:/|$))[^/]+)*")
 
 def relative(from_page: str, to_path: str) -> str:
     """A relative URL from the page at ``from_page`` to ``to_path`` (both site-relative)."""
-    base = posixpath.dirname(from_page)
+    return _relative(posixpath.dirname(from_page), to_path)
+
+
+@lru_cache(maxsize=4 * _URL_CACHE)
+def _relative(base: str, to_path: str) -> str:
     if (base == "" or _PLAIN.fullmatch(base)) and _PLAIN.fullmatch(to_path):
         # what posixpath.relpath answers for plain paths, without its two abspath calls
         start = base.split("/") if base else []
@@ -125,6 +137,7 @@ def relative(from_page: str, to_path: str) -> str:
     return rel
 
 
+@lru_cache(maxsize=_URL_CACHE)
 def anchor_for(uri: str) -> str:
     """A stable fragment id for an identifier on a context page."""
     return "x-" + encode_name(uri.split("://", 1)[-1])

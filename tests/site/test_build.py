@@ -119,6 +119,35 @@ def test_compiled_json_is_the_engine_wire_form(demo_site):
     assert (demo_site / urls.context_json("issue", "I0201")).read_bytes() == expected
 
 
+def test_objects_json_laid_out_from_kept_rows_is_the_model_serialised(demo_site):
+    """objects.json is joined from per-object rows (kept between rebuilds): the bytes are
+    those of the model serialised whole, and a kept row is used only for the same object
+    with the same derived state."""
+    from generator.jsonio import canonical_json
+    from generator.site.api import ObjectsIndex, ObjectSummary
+    from generator.site.rowcache import RowCache
+    from generator.workspace import Workspace
+
+    index = Workspace.open(None).index
+    expected = canonical_json(ObjectsIndex([ObjectSummary(
+        uri=o.uri, kind=o.kind, identity=o.identity, title=o.title, status=o.status,
+        state=index.issue_states[o.uri].state if o.uri in index.issue_states else None,
+        version=o.version, path=o.provenance.path, page=urls.object_page(o.uri),
+        json_url=urls.object_json(o.uri)) for o in sorted(index.objects.values(), key=lambda o: o.uri)]))
+    assert (demo_site / "api/v1/objects.json").read_bytes() == expected
+
+    rows = RowCache()
+    obj = next(iter(index.objects.values()))
+    made = []
+    make = lambda: made.append(1) or f"row {len(made)}"  # noqa: E731
+    assert rows.text("t", obj, "READY", make) == "row 1"
+    assert rows.text("t", obj, "READY", make) == "row 1"  # kept
+    assert rows.text("t", obj, "DONE", make) == "row 2"  # derived value moved
+    assert rows.text("t", obj.model_copy(), "DONE", make) == "row 3"  # an equal, other object
+    rows.keep_only(set())
+    assert len(rows) == 0
+
+
 def test_object_pages_link_to_the_anchor_of_their_standing(demo_site):
     record = json.loads((demo_site / urls.object_json("majordomus://issue/I0104")).read_text())
     standings = {s["context_id"]: s for s in record["standings"]}
