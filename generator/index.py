@@ -96,6 +96,9 @@ class Index:
     diagnostics: list[Diagnostic]
     #: Sorted (path, uri) pairs, for "what lies under this path" queries.
     _paths: list[tuple[str, str]] = field(default_factory=list)
+    #: What the next index (one edit later) can reuse: each object's resolved references
+    #: and the lookup tables they were resolved against (not part of the index's value).
+    _reuse: "_Resolved | None" = field(default=None, repr=False, compare=False)
 
     @property
     def fingerprint(self) -> str:
@@ -139,17 +142,75 @@ class Index:
 
 _ADR_NUMBER = re.compile(r"^(?:adr-?)?0*(\d+)$", re.I)
 
+#: An object's resolved references: edges, external references, unresolved ones (edges
+#: and externals as plain tuples in field order).
+_Refs = tuple[tuple[tuple[str, str, str, str], ...], tuple[tuple[str, str, str, str], ...],
+              tuple[Unresolved, ...]]
+_NO_REFS: _Refs = ((), (), ())
+
+
+@dataclass(frozen=True)
+class _Resolved:
+    """What references are resolved against (lookups by identity, stem, ADR number, path,
+    which kinds are held, the source classes), and each object's resolved references."""
+
+    by_identity: dict[tuple[str, str], str]
+    by_stem: dict[tuple[str, str], list[str]]
+    adr_numbers: dict[int, str]
+    refs: dict[str, _Refs]
+
+
+def _universe_key(obj: LayerObject) -> tuple:
+    """What of an object other objects' references resolve against."""
+    slug = scalar_text(obj.fields.get("slug")) if obj.kind in ("issue", "milestone") else None
+    return (obj.kind, obj.identity, obj.provenance.path, slug)
+
+
+def _same_universe(previous: Index, layer: Layer) -> bool:
+    """Whether every reference resolves in ``layer`` as it did in ``previous``'s layer,
+    given the same text: the same objects by URI, kind, identity, path and slug (in the
+    same order: the first of two claims wins), and the same source classes."""
+    if previous._reuse is None or previous.layer.classes != layer.classes:
+        return False
+    before = previous.layer.objects
+    if len(before) != len(layer.objects):
+        return False
+    for old, new in zip(before, layer.objects):
+        if old is not new and (old.uri != new.uri or _universe_key(old) != _universe_key(new)):
+            return False
+    return True
+
 
 class _Builder:
-    def __init__(self, layer: Layer) -> None:
+    def __init__(self, layer: Layer, previous: Index | None = None) -> None:
         self.layer = layer
         self.objects = {o.uri: o for o in layer.objects}
         self.by_kind: dict[str, list[LayerObject]] = {}
-        self.by_identity: dict[tuple[str, str], str] = {}
-        self.by_stem: dict[tuple[str, str], list[str]] = {}
-        self.adr_numbers: dict[int, str] = {}
         for obj in layer.objects:
             self.by_kind.setdefault(obj.kind, []).append(obj)
+        self.classes: tuple[SourceClass, ...] = layer.classes
+        # Plain tuples in field order (sorting and hashing tuples is far cheaper than the
+        # dataclasses'; the order is the same), made into Edge / ExternalRef once at the end.
+        self.edges: set[tuple[str, str, str, str]] = set()
+        self.externals: set[tuple[str, str, str, str]] = set()
+        self.unresolved: list[Unresolved] = []
+        # One edit later nearly every object is the very same (immutable) object: when
+        # nothing references resolve against changed, its references are not resolved
+        # again, and the lookup tables are those of the previous index.
+        self.previous = previous if previous is not None and _same_universe(previous, layer) else None
+        if self.previous is not None:
+            reuse = self.previous._reuse
+            assert reuse is not None
+            self.by_identity = reuse.by_identity
+            self.by_stem = reuse.by_stem
+            self.adr_numbers = reuse.adr_numbers
+            self.previous_paths = self.previous._paths
+            return
+        self.previous_paths = None
+        self.by_identity = {}
+        self.by_stem = {}
+        self.adr_numbers = {}
+        for obj in layer.objects:
             self.by_identity.setdefault((obj.kind, obj.identity), obj.uri)
             if "@" in obj.identity:
                 stem = obj.identity.split("@", 1)[0]
@@ -165,12 +226,6 @@ class _Builder:
                     self.by_identity.setdefault((obj.kind, slug.strip()), obj.uri)
         for uris in self.by_stem.values():
             uris.sort()
-        self.classes: tuple[SourceClass, ...] = layer.classes
-        # Plain tuples in field order (sorting and hashing tuples is far cheaper than the
-        # dataclasses'; the order is the same), made into Edge / ExternalRef once at the end.
-        self.edges: set[tuple[str, str, str, str]] = set()
-        self.externals: set[tuple[str, str, str, str]] = set()
-        self.unresolved: list[Unresolved] = []
 
     # -- resolution --------------------------------------------------------------------
 
@@ -264,22 +319,47 @@ class _Builder:
                 out.append(text)
         return out
 
+    def _resolve_refs(self, obj: LayerObject, relations: list[Relation]) -> _Refs:
+        self._edges: list[tuple[str, str, str, str]] = []
+        self._externals: list[tuple[str, str, str, str]] = []
+        self._unresolved: list[Unresolved] = []
+        for relation in relations:
+            if relation.field not in obj.fields:
+                continue
+            for raw in self._references(obj, relation):
+                self._add(obj, relation, raw)
+        if not (self._edges or self._externals or self._unresolved):
+            return _NO_REFS
+        return tuple(self._edges), tuple(self._externals), tuple(self._unresolved)
+
     def build(self) -> Index:
-        self._path_objects: dict[str, list[LayerObject]] = {}
-        for obj in self.layer.objects:
-            self._path_objects.setdefault(obj.provenance.path, []).append(obj)
+        previous = self.previous
+        before = previous.objects if previous is not None else {}
+        before_refs = previous._reuse.refs if previous is not None and previous._reuse else {}
+        if previous is None:
+            self._path_objects: dict[str, list[LayerObject]] = {}
+            for obj in self.layer.objects:
+                self._path_objects.setdefault(obj.provenance.path, []).append(obj)
+        else:  # paths resolve to URIs only, which are the previous index's
+            self._path_objects = {}
+            for path, uri in previous._paths:
+                self._path_objects.setdefault(path, []).append(self.objects[uri])
         # the relations each kind declares, in table order (most kinds declare one or two)
         by_kind: dict[str, list[Relation]] = {}
+        refs: dict[str, _Refs] = {}
         for obj in self.layer.objects:
-            relations = by_kind.get(obj.kind)
-            if relations is None:
-                relations = by_kind[obj.kind] = [r for r in RELATIONS
-                                                 if r.declaring_kind in ("*", obj.kind)]
-            for relation in relations:
-                if relation.field not in obj.fields:
-                    continue
-                for raw in self._references(obj, relation):
-                    self._add(obj, relation, raw)
+            found = before_refs.get(obj.uri)
+            if found is None or before.get(obj.uri) is not obj:
+                relations = by_kind.get(obj.kind)
+                if relations is None:
+                    relations = by_kind[obj.kind] = [r for r in RELATIONS
+                                                     if r.declaring_kind in ("*", obj.kind)]
+                found = self._resolve_refs(obj, relations)
+            refs[obj.uri] = found
+            if found is not _NO_REFS:
+                self.edges.update(found[0])
+                self.externals.update(found[1])
+                self.unresolved.extend(found[2])
         edges = [Edge(*t) for t in sorted(self.edges)]
         out_edges: dict[str, list[Edge]] = {}
         in_edges: dict[str, list[Edge]] = {}
@@ -310,7 +390,10 @@ class _Builder:
                     f"nothing: {item.correction}.",
                 )
             )
-        paths = sorted((o.provenance.path, o.uri) for o in self.layer.objects)
+        if self.previous_paths is not None:
+            paths = self.previous_paths  # the same objects at the same paths
+        else:
+            paths = sorted((o.provenance.path, o.uri) for o in self.layer.objects)
         return Index(
             layer=self.layer,
             objects=self.objects,
@@ -327,6 +410,8 @@ class _Builder:
             issue_states=states,
             diagnostics=sort_diagnostics(diagnostics),
             _paths=paths,
+            _reuse=_Resolved(by_identity=self.by_identity, by_stem=self.by_stem,
+                             adr_numbers=self.adr_numbers, refs=refs),
         )
 
     def _add(self, obj: LayerObject, relation: Relation, raw: str) -> None:
@@ -338,11 +423,11 @@ class _Builder:
                 if target == obj.uri:
                     continue
                 if relation.inverted:
-                    self.edges.add((target, obj.uri, relation.edge, relation.field))
+                    self._edges.append((target, obj.uri, relation.edge, relation.field))
                 else:
-                    self.edges.add((obj.uri, target, relation.edge, relation.field))
+                    self._edges.append((obj.uri, target, relation.edge, relation.field))
         elif outcome == "external":
-            self.externals.add((obj.uri, value, relation.edge, relation.field))
+            self._externals.append((obj.uri, value, relation.edge, relation.field))
         else:
             kind, target_uri, why = value
             fix = (
@@ -350,7 +435,7 @@ class _Builder:
                 if kind
                 else f"correct the reference in `{relation.field}`"
             )
-            self.unresolved.append(
+            self._unresolved.append(
                 Unresolved(
                     declared_in=obj.provenance.path,
                     source=obj.uri,
@@ -364,9 +449,10 @@ class _Builder:
             )
 
 
-def build_index(layer: Layer) -> Index:
-    """Index a loaded layer (pure)."""
-    return _Builder(layer).build()
+def build_index(layer: Layer, previous: Index | None = None) -> Index:
+    """Index a loaded layer (pure). ``previous``, the index of the same layer before an
+    edit, only saves work: the result is the index :func:`build_index` gives without it."""
+    return _Builder(layer, previous).build()
 
 
 def objects_under(index: Index, paths: Iterable[str]) -> list[LayerObject]:

@@ -91,3 +91,63 @@ def test_real_layer_every_file_is_an_object_or_a_diagnostic(real_layer):
     assert titles["I1105"].startswith("Phase 4: ")
     duplicates = sorted(d.path.rsplit("/", 1)[1][:4] for d in layer.diagnostics if d.code == "duplicate_identity")
     assert duplicates == ["0012", "0015"]
+
+
+# -- an index built from the previous one ------------------------------------------------
+
+from dataclasses import replace as _replace  # noqa: E402
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from generator.workspace import Workspace  # noqa: E402
+
+_DEMO = Workspace.open(None).layer
+
+
+def _edited(layer, edits):
+    """The layer after ``edits``: (position, what) pairs applied to its objects."""
+    objects = list(layer.objects)
+    names = sorted({o.identity for o in objects if o.kind == "issue"}) + ["I9999", "adr-0001"]
+    for at, what, pick in edits:
+        if not objects:
+            break
+        i = at % len(objects)
+        obj = objects[i]
+        if what == "title":  # content only: everything resolves as before
+            objects[i] = obj.model_copy(update={"title": f"{obj.title} (edited)"})
+        elif what == "refs":  # another reference, which may resolve to nothing
+            fields = dict(obj.fields)
+            fields["depends_on"] = [names[pick % len(names)]]
+            objects[i] = obj.model_copy(update={"fields": fields})
+        elif what == "identity":  # what other objects resolve against moved
+            objects[i] = obj.model_copy(update={"identity": obj.identity + "x"})
+        elif what == "drop":
+            del objects[i]
+    return _replace(layer, objects=tuple(objects))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.lists(st.tuples(st.integers(0, 10**6),
+                                   st.sampled_from(["title", "refs", "identity", "drop"]),
+                                   st.integers(0, 10**6)), max_size=3), min_size=1, max_size=4))
+def test_an_index_built_from_the_previous_one_is_the_index(steps):
+    layer = _DEMO
+    index = build_index(layer)
+    for edits in steps:
+        layer = _edited(layer, edits)
+        again = build_index(layer, index)
+        assert again == build_index(layer)
+        index = again
+
+
+def test_a_content_edit_resolves_only_the_edited_object_again():
+    index = build_index(_DEMO)
+    layer = _edited(_DEMO, [(3, "title", 0)])
+    again = build_index(layer, index)
+    assert again._reuse.by_identity is index._reuse.by_identity  # the lookups were reused
+    changed = layer.objects[3].uri
+    same = [u for u in again._reuse.refs if u != changed]
+    assert all(again._reuse.refs[u] is index._reuse.refs[u] for u in same)
+    moved = _edited(_DEMO, [(3, "identity", 0)])
+    assert build_index(moved, index)._reuse.by_identity is not index._reuse.by_identity

@@ -622,7 +622,7 @@ class IncrementalBuilder:
         mark = time.perf_counter()
         if changed_paths or problems_changed:
             layer, setup, loads = self._load(old, files, problems, changed_paths)
-            index = build_index(layer)
+            index = build_index(layer, old.index)
         else:
             layer, setup, loads, index = old.layer, old.setup, old.loads, old.index
         t["load+index"] = time.perf_counter() - mark

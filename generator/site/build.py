@@ -18,7 +18,7 @@ from ..engine.compile import GitInfo
 from ..engine.models import TIER_ORDER, CompiledContext
 from ..engine.policy import DEFAULT_BUDGET_TOKENS, DEFAULT_FLOOR, DEFAULT_MAX_DEPTH
 from ..index import Index
-from ..jsonio import canonical_json, canonical_json_text
+from ..jsonio import canonical_json, canonical_json_text, canonical_plain_json
 from ..model import LayerObject
 from ..query.crossref import cross_ref_query
 from ..states import STATES
@@ -385,7 +385,7 @@ class SiteRenderer:
 
         def search_json() -> bytes:
             if "search" not in memo:
-                memo["search"] = canonical_json(self.search_index())
+                memo["search"] = canonical_plain_json(self.search_index())
             return memo["search"]
 
         def objects_json() -> bytes:
