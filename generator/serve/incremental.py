@@ -612,6 +612,7 @@ class IncrementalBuilder:
         ctx_tpl, obj_tpl, overview_tpl = _template_scope(self._pending_templates)
         if self._pending_templates:
             self.env = make_environment(self.templates)
+            self.rows = RowCache()  # rows rendered by the old templates
         problems_changed = sorted(problems, key=_diag_key) != sorted(old.problems, key=_diag_key)
         if (not changed_paths and not problems_changed and git == old.git
                 and not self._pending_templates):

@@ -47,7 +47,8 @@ __all__ = ["SiteInputs", "Progress", "SiteRenderer", "build_site", "STATIC_FILES
 STATIC_FILES = ("style.css", "search.js", "favicon.svg")
 
 #: Templates only the overview pages use (a change to one re-renders only those).
-OVERVIEW_TEMPLATES = ("dashboard.html", "plan.html", "diagnostics.html", "search.html", "404.html")
+OVERVIEW_TEMPLATES = ("dashboard.html", "plan.html", "diagnostics.html", "search.html", "404.html",
+                      "kind.html", "rows.html")
 
 #: Object pages list at most this many standings; the JSON carries all of them.
 MAX_STANDINGS_SHOWN = 200
@@ -477,15 +478,26 @@ class SiteRenderer:
 
         return build_search_index(self.index, url_for=lambda obj: urls.object_page(obj.uri))
 
+    def row_html(self, macro: str, obj: LayerObject, values: dict, shows: tuple) -> str:
+        """One row of a long list page: ``macro`` of ``templates/rows.html`` applied to
+        ``values``, kept (:class:`RowCache`) while ``obj`` and ``shows`` (every other
+        value the row shows) are the same."""
+        def render() -> str:
+            return getattr(self.env.get_template("rows.html").module, macro)(values)
+
+        return self.rows.text(macro, obj, shows, render)
+
     def kind_view(self, kind: str, page: str) -> dict:
         rows = []
         for obj in sorted(self.index.by_kind[kind], key=lambda o: o.uri):
             state = self.index.issue_states.get(obj.uri)
             key = self.context_of_uri.get(obj.uri)
-            rows.append({"obj": obj, "href": urls.relative(page, urls.object_page(obj.uri)),
-                         "state": state.state if state else None,
-                         "context_href": self.context_href(page, key) if key else None,
-                         "reached": len(self.standings.get(obj.uri, ()))})
+            values = {"obj": obj, "href": urls.relative(page, urls.object_page(obj.uri)),
+                      "state": state.state if state else None,
+                      "context_href": self.context_href(page, key) if key else None,
+                      "reached": len(self.standings.get(obj.uri, ()))}
+            rows.append(self.row_html("kind_row", obj, values, (
+                values["href"], values["state"], values["context_href"], values["reached"])))
         return {"kind": kind, "rows": rows}
 
     def excluded_counter(self) -> Counter[str]:
@@ -559,10 +571,16 @@ class SiteRenderer:
                              "object_href": self.object_href(page, ms.uri),
                              "deps": [(e.target, self.object_href(page, e.target))
                                       for e in index.out_edges.get(ms.uri, []) if e.kind == "depends_on"],
-                             "issues": [self.issue_row(page, i) for i in issues],
+                             "issues": [self.plan_row("plan_issue_row", page, i) for i in issues],
                              "counts": [(s, counts.get(s, 0)) for s in STATES]})
         return {"svg": plan_graph(nodes, edges), "sections": sections,
-                "orphans": [self.issue_row(page, i) for i in orphans], "states": STATES}
+                "orphans": [self.plan_row("plan_orphan_row", page, i) for i in orphans],
+                "states": STATES}
+
+    def plan_row(self, macro: str, page: str, issue: LayerObject) -> str:
+        row = self.issue_row(page, issue)
+        return self.row_html(macro, issue, row, (
+            row["state"], tuple(row["deps"]), row["context_href"], row["object_href"]))
 
     def issue_row(self, page: str, issue: LayerObject) -> dict:
         state = self.index.issue_states[issue.uri]

@@ -109,6 +109,24 @@ def test_a_static_asset_change_rewrites_only_that_asset(tmp_path):
     _assert_same(box, "style.css")
 
 
+def test_kept_rows_of_the_list_pages_follow_their_template_and_their_values(tmp_path):
+    """The plan's and the kind pages' rows are kept between rebuilds: an edit to an issue
+    re-renders its row, and an edit to rows.html every row."""
+    box = Sandbox.make(tmp_path)
+    builder = _builder(box)
+    builder.rebuild()
+    issue = box.repo / ".ai/repo/project/issues/I0101.yaml"
+    issue.write_text(issue.read_text().replace("title:", "title: Edited —", 1))
+    builder.rebuild([box.rel(issue)])
+    assert "Edited —" in (box.root / "site/plan.html").read_text()
+    _assert_same(box, "issue title")
+    tpl = box.templates / "rows.html"
+    tpl.write_text(tpl.read_text().replace("<tr>", '<tr class="edited">'))
+    builder.rebuild(templates=["rows.html"])
+    assert '<tr class="edited">' in (box.root / "site/kinds/issue.html").read_text()
+    _assert_same(box, "rows.html")
+
+
 def test_a_failing_template_keeps_the_last_good_site_until_fixed(tmp_path):
     box = Sandbox.make(tmp_path)
     builder = _builder(box)
