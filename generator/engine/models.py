@@ -8,7 +8,7 @@ when empty. ``Tier`` is declared in spend order and that order is load-bearing.
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_serializer
@@ -53,7 +53,7 @@ class WireModel(BaseModel):
         return self.model_dump(mode="json", exclude_none=True, by_alias=True)
 
 
-class Tier(str, Enum):
+class Tier(StrEnum):
     """Declared in authority order: the order the budget spends in."""
 
     task = "task"
@@ -88,7 +88,7 @@ TIER_MEANING: dict[Tier, str] = {
 }
 
 
-class Selector(str, Enum):
+class Selector(StrEnum):
     seed = "seed"
     relation = "relation"
     scope_path = "scope_path"
@@ -106,7 +106,7 @@ class Selector(str, Enum):
 SELECTOR_ORDER: tuple[Selector, ...] = tuple(Selector)
 
 
-class ExclusionReason(str, Enum):
+class ExclusionReason(StrEnum):
     budget = "budget"
     relevance = "relevance"
     depth = "depth"
@@ -120,7 +120,7 @@ class ExclusionReason(str, Enum):
         return self in (ExclusionReason.budget, ExclusionReason.relevance, ExclusionReason.depth)
 
 
-class Standing(str, Enum):
+class Standing(StrEnum):
     selected = "selected"
     excluded = "excluded"
     deduplicated = "deduplicated"
