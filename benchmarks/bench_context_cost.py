@@ -1,0 +1,76 @@
+"""What one context costs an edit, step by step: the same contexts of a layer compiled,
+viewed, rendered to their page, serialised to JSON, and reduced to the record a serve
+rebuild keeps — each step timed side by side in one run, in one process with the heap
+frozen (as serve runs). An edit's latency is about a fixed part plus this cost for every
+context the edit reaches, halved at best by the two workers."""
+
+from __future__ import annotations
+
+import gc
+import os
+import statistics
+import time
+import zlib
+
+from generator.engine.compile import GitInfo
+from generator.jsonio import canonical_json
+from generator.serve import incremental
+from generator.site import urls
+from generator.site.build import SiteInputs, SiteRenderer
+from generator.site.contexts import AnswerDigest, compile_one, context_keys
+from generator.workspace import Workspace
+
+from .layers import real, synthetic
+
+CONTEXTS = 30
+
+
+def _measure(label: str, root, report) -> None:
+    index = Workspace.open(root).index
+    gc.freeze()
+    git = GitInfo()
+    renderer = SiteRenderer(SiteInputs(index=index, git=git, label="bench"))
+    keys = context_keys(index)
+    renderer.context_of_uri = {k.uri: k for k in keys}
+    sample = [keys[int(i * len(keys) / CONTEXTS)] for i in range(min(CONTEXTS, len(keys)))]
+    steps: dict[str, list[float]] = {s: [] for s in ("compile", "view", "page template", "JSON",
+                                                      "record kept")}
+    sizes: list[int] = []
+    for warm in (True, False):
+        for key in sample:
+            t0 = time.perf_counter()
+            answer = compile_one(index, key, git)
+            t1 = time.perf_counter()
+            page = urls.context_page(key.kind, key.identity)
+            view = renderer.context_view(key, answer, page)
+            t2 = time.perf_counter()
+            html = renderer.render("context.html", page, title=key.identity, **view)
+            t3 = time.perf_counter()
+            data = canonical_json(answer)
+            t4 = time.perf_counter()
+            AnswerDigest.of(answer)
+            zlib.compress(data, 1)
+            incremental._digest(data, answer.fingerprint)
+            incremental._answer_reach(answer)
+            incremental._scope_superset(index, key.uri)
+            incremental._standings_one(key, answer)
+            t5 = time.perf_counter()
+            if not warm:
+                for step, seconds in zip(steps, (t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4)):
+                    steps[step].append(seconds)
+                sizes.append(len(html) + len(data))
+    gc.unfreeze()
+    total = sum(statistics.mean(v) for v in steps.values())
+    report(f"{label}: one context, every step (mean of {len(sample)})", total * 1e3, "ms",
+           f"page + JSON {statistics.mean(sizes) / 1e3:,.0f} KB on average")
+    for step, values in steps.items():
+        mean = statistics.mean(values)
+        report(f"{label}:   {step}", mean * 1e3, "ms", f"{mean / total:.0%}")
+
+
+def main(report) -> None:
+    layer = real()
+    if layer is not None:
+        _measure("real layer", layer, report)
+    size = os.environ.get("BENCH_CONTEXT_SIZE", "large")
+    _measure(f"synthetic {size}", synthetic(size), report)
