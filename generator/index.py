@@ -8,7 +8,6 @@ never changed after it is built; a changed layer builds a new one.
 from __future__ import annotations
 
 import bisect
-import posixpath
 import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable

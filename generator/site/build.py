@@ -97,7 +97,8 @@ class SiteRenderer:
         self.progress = progress or Progress()
         self.env = env if env is not None else make_environment(inputs.templates)
         self.md = md if md is not None else MarkdownRenderer()
-        #: Rows of the site-wide JSON files; a rebuild passes the previous build's.
+        #: Rendered rows of the site-wide JSON files and the long list pages; a rebuild
+        #: passes the previous build's.
         self.rows = rows if rows is not None else RowCache()
         self.compiled: dict[ContextKey, CompiledContext] = {}
         #: Set by a streaming full build, which keeps no answers to count from.
@@ -434,12 +435,6 @@ class SiteRenderer:
             ("sitemap.xml", "pages", self.sitemap),
         ]
         return parts
-
-    def site_index(self) -> SiteIndex:
-        """``api/v1/index.json`` as a model (the build writes :meth:`site_index_parts`)."""
-        parts = self.site_index_parts()
-        return parts.head.model_copy(update={"contexts": [
-            ContextSummary.model_validate_json(row) for row in parts.rows]})
 
     def site_index_parts(self) -> "_SiteIndexParts":
         """``api/v1/index.json`` as its head (every value but the contexts) and one

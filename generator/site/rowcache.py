@@ -1,11 +1,12 @@
-"""Serialised rows of the site-wide JSON files, remembered between builds.
+"""Rendered rows of the site-wide files, remembered between builds.
 
-``api/v1/objects.json`` holds a row per object. After an edit nearly every object of the
+``api/v1/objects.json`` holds a row per object, ``api/v1/index.json`` one per context, the
+plan and the kind pages one per issue or object. After an edit nearly every object of the
 new index is the very object of the previous one (unchanged files are not parsed again,
-and objects are immutable), so its row is the same text: re-serialising 30,000 unchanged
-rows was a large share of every rebuild of a large layer. A row is reused only for the
+and objects are immutable), so its row is the same text: rendering 30,000 unchanged rows
+again was a large share of every rebuild of a large layer. A row is reused only for the
 same object (identity, not equality) and the same derived values; anything else is
-serialised again.
+rendered again.
 """
 
 from __future__ import annotations
