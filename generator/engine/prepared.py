@@ -62,6 +62,17 @@ class Prepared:
     blocking_rules: list[LayerObject] = field(default_factory=list)
     governance: list[LayerObject] = field(default_factory=list)
     haystacks: list[tuple[str, str]] = field(default_factory=list)
+    #: session uri -> its place in :attr:`sessions`.
+    session_order: dict[str, int] = field(default_factory=dict)
+    _by_branch: dict[str, list[LayerObject]] = field(default_factory=dict, repr=False)
+
+    def sessions_of_branch(self, branch: str) -> list[LayerObject]:
+        """The sessions recorded on ``branch``, in :attr:`sessions` order."""
+        found = self._by_branch.get(branch)
+        if found is None:  # made whole, then stored: other threads may ask meanwhile
+            found = [o for o in self.sessions if o.fields.get("branch") == branch]
+            self._by_branch[branch] = found
+        return found
 
     def sessions_touching(self, scope: str) -> dict[str, int]:
         """session uri -> number of its changed files under ``scope``."""
@@ -97,6 +108,7 @@ def _build(index: Index) -> Prepared:
         prep.contracts.append(Contract(obj, directory, mode, _text_list(obj.fields.get("paths")),
                                        _text_list(obj.fields.get("tracks"))))
     for obj in index.by_kind.get("session", []):
+        prep.session_order[obj.uri] = len(prep.sessions)
         prep.sessions.append(obj)
         for path in _text_list(obj.fields.get("changed_files")):
             prep.session_files.append((path, obj.uri))

@@ -226,15 +226,18 @@ class _Selector:
         for path in scope:
             for uri, n in self.prep.sessions_touching(path).items():
                 touched[uri] = touched.get(uri, 0) + n
-        for obj in self.prep.sessions:
-            n = touched.get(obj.uri, 0)
+        # only the sessions touching the scope or of this branch, in the sessions' order
+        # (a large layer has thousands of sessions and a context reaches a few)
+        chosen = {uri: self.index.objects[uri] for uri in touched}
+        if self.branch:
+            chosen.update((o.uri, o) for o in self.prep.sessions_of_branch(self.branch))
+        for uri in sorted(chosen, key=self.prep.session_order.__getitem__):
+            obj = chosen[uri]
+            n = touched.get(uri, 0)
             if n:
                 rel = FIXED_RELEVANCE["session_scope"]
                 reason = f"a recorded session that changed {n} file(s) under the declared scope"
             else:
-                branch = obj.fields.get("branch")
-                if not (self.branch and isinstance(branch, str) and branch == self.branch):
-                    continue
                 rel = FIXED_RELEVANCE["session_branch"]
                 reason = f"a recorded session of this branch, `{self.branch}`"
             self.offer(obj, rel, 1, Tier.knowledge,
