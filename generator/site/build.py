@@ -478,7 +478,12 @@ class SiteRenderer:
         ``values``, kept (:class:`RowCache`) while ``obj`` and ``shows`` (every other
         value the row shows) are the same."""
         def render() -> str:
-            return getattr(self.env.get_template("rows.html").module, macro)(values)
+            # the template's module is looked up once per renderer (each lookup checks
+            # the file's mtime; a first build renders 40,000 rows on a large layer)
+            module = self.__dict__.get("_rows_module")
+            if module is None:
+                module = self.__dict__["_rows_module"] = self.env.get_template("rows.html").module
+            return getattr(module, macro)(values)
 
         return self.rows.text(macro, obj, shows, render)
 
