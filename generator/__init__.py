@@ -87,46 +87,39 @@ _LAZY: dict[str, str] = {
 }
 
 __all__ = [
-    "__version__",
-    # errors and diagnostics
     "BuildError",
+    "CompileInput",
+    "CompiledContext",
     "DevContextError",
     "Diagnostic",
+    "ExplainInput",
+    "Explanation",
+    "GitInfo",
+    "Hit",
+    "Index",
     "InputError",
-    "LayerError",
-    "NotFoundError",
-    "RequestError",
-    # load
     "Layer",
+    "LayerError",
     "LayerObject",
+    "NotFoundError",
     "Provenance",
+    "RequestError",
+    "SiteInputs",
+    "SiteStats",
     "SourceTree",
+    "Trace",
     "Workspace",
+    "__version__",
+    "build_index",
+    "build_site",
+    "compile_context",
+    "cross_ref_query",
+    "explain",
+    "explain_in",
     "load_layer",
     "load_repository",
     "read_source_tree",
-    # index
-    "Index",
-    "build_index",
-    # compile
-    "CompileInput",
-    "CompiledContext",
-    "GitInfo",
-    "compile_context",
-    # explain
-    "ExplainInput",
-    "Explanation",
-    "explain",
-    "explain_in",
-    # query
-    "Hit",
-    "Trace",
-    "cross_ref_query",
     "text_query",
-    # build
-    "SiteInputs",
-    "SiteStats",
-    "build_site",
     "write_site",
 ]
 
