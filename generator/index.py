@@ -13,10 +13,12 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from .diagnostics import Diagnostic, sort_diagnostics
+from .fields import slug as field_slug
 from .layer.discovery import SourceClass
 from .layer.loader import Layer
 from .layer.records import scalar_text
 from .model import LayerObject, uri_for
+from .paths import is_within, normalise_path
 from .relations import RELATIONS, TYPED_ALIASES, Relation
 from .states import IssueState, derive_issue_states
 
@@ -60,14 +62,6 @@ class Unresolved:
     def name(self) -> str:
         """The identifier to show: the would-be URI, or the raw reference."""
         return self.target_uri or self.reference
-
-
-def normalise_path(text: str) -> str:
-    """Trim, drop a leading ``./`` and trailing ``/``."""
-    path = text.strip()
-    while path.startswith("./"):
-        path = path[2:]
-    return path.rstrip("/")
 
 
 def _is_under(path: str, prefix: str) -> bool:
@@ -126,7 +120,7 @@ class Index:
         start = bisect.bisect_left(self._paths, (prefix, ""))
         out = []
         for path, uri in self._paths[start:]:
-            if path == prefix or path.startswith(prefix + "/"):
+            if is_within(path, prefix):  # prefix is not the root here
                 out.append(self.objects[uri])
             elif not path.startswith(prefix):
                 break
@@ -161,7 +155,7 @@ class _Resolved:
 
 def _universe_key(obj: LayerObject) -> tuple:
     """What of an object other objects' references resolve against."""
-    slug = scalar_text(obj.fields.get("slug")) if obj.kind in ("issue", "milestone") else None
+    slug = field_slug(obj) if obj.kind in ("issue", "milestone") else None
     return (obj.kind, obj.identity, obj.provenance.path, slug)
 
 
@@ -220,7 +214,7 @@ class _Builder:
                     self.adr_numbers.setdefault(int(number.group(1)), obj.uri)
         for obj in layer.objects:
             if obj.kind in ("issue", "milestone"):
-                slug = scalar_text(obj.fields.get("slug"))
+                slug = field_slug(obj)
                 if slug:
                     self.by_identity.setdefault((obj.kind, slug.strip()), obj.uri)
         for uris in self.by_stem.values():

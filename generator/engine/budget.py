@@ -13,6 +13,7 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
 from ..diagnostics import Diagnostic
+from .. import fields
 from ..index import Index
 from ..layer.records import scalar_text
 from .models import (
@@ -295,11 +296,8 @@ class _Budgeter:
         refs = set()
         for entry in selected:
             obj = self.index.objects.get(entry.uri)
-            evidence = obj.fields.get("evidence") if obj is not None else None
-            if not isinstance(evidence, list):
-                continue
-            for item in evidence:
-                if isinstance(item, dict) and isinstance(item.get("commit"), str):
+            for item in fields.evidence(obj) if obj is not None else ():
+                if isinstance(item.get("commit"), str):
                     covers = scalar_text(item.get("covers"))
                     refs.add((item["commit"].strip(), entry.uri, covers or ""))
         return tuple(CommitReference(commit=c, named_by=n, covers=v or None)

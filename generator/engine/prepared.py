@@ -8,9 +8,10 @@ import bisect
 import posixpath
 from dataclasses import dataclass, field
 
-from ..index import Index, normalise_path
-from ..layer.records import scalar_text
+from .. import fields
+from ..index import Index
 from ..model import LayerObject
+from ..paths import is_within
 from .policy import EDGE_RULES, STALE_STATUSES
 
 __all__ = ["Step", "Contract", "Prepared", "prepared"]
@@ -35,23 +36,6 @@ class Contract:
     tracks: tuple[str, ...]
 
 
-def _under(path: str, prefix: str) -> bool:
-    return path == prefix or path.startswith(prefix + "/")
-
-
-def _text_list(value) -> tuple[str, ...]:
-    if isinstance(value, str):
-        value = [value]
-    if not isinstance(value, list):
-        return ()
-    out = []
-    for item in value:
-        text = scalar_text(item)
-        if text is not None and normalise_path(text):
-            out.append(normalise_path(text))
-    return tuple(out)
-
-
 @dataclass
 class Prepared:
     steps: dict[str, tuple[Step, ...]] = field(default_factory=dict)
@@ -70,7 +54,7 @@ class Prepared:
         """The sessions recorded on ``branch``, in :attr:`sessions` order."""
         found = self._by_branch.get(branch)
         if found is None:  # made whole, then stored: other threads may ask meanwhile
-            found = [o for o in self.sessions if o.fields.get("branch") == branch]
+            found = [o for o in self.sessions if fields.branch(o) == branch]
             self._by_branch[branch] = found
         return found
 
@@ -79,7 +63,7 @@ class Prepared:
         counts: dict[str, int] = {}
         start = bisect.bisect_left(self.session_files, (scope, ""))
         for path, uri in self.session_files[start:]:
-            if _under(path, scope):
+            if is_within(path, scope):  # scope paths are never the root
                 counts[uri] = counts.get(uri, 0) + 1
             elif not path.startswith(scope):
                 break
@@ -103,18 +87,18 @@ def _build(index: Index) -> Prepared:
     for obj in index.by_kind.get("context", []):
         if (obj.status or "").lower() == "deprecated":
             continue
-        mode = (scalar_text(obj.fields.get("scope")) or "directory").strip().lower()
+        mode = fields.contract_mode(obj)
         directory = posixpath.dirname(obj.provenance.path) or "."
-        prep.contracts.append(Contract(obj, directory, mode, _text_list(obj.fields.get("paths")),
-                                       _text_list(obj.fields.get("tracks"))))
+        prep.contracts.append(Contract(obj, directory, mode, fields.contract_paths(obj),
+                                       fields.contract_tracks(obj)))
     for obj in index.by_kind.get("session", []):
         prep.session_order[obj.uri] = len(prep.sessions)
         prep.sessions.append(obj)
-        for path in _text_list(obj.fields.get("changed_files")):
+        for path in fields.changed_files(obj):
             prep.session_files.append((path, obj.uri))
     prep.session_files.sort()
     for obj in index.by_kind.get("rule", []):
-        if (scalar_text(obj.fields.get("class")) or "").strip().lower() == "blocking":
+        if fields.rule_class(obj) == "blocking":
             prep.blocking_rules.append(obj)
     prep.governance = list(index.by_kind.get("policy", [])) + list(index.by_kind.get("scope", []))
     for obj in index.layer.objects:
@@ -136,4 +120,4 @@ def is_stale(obj: LayerObject) -> bool:
 
 
 def is_blocking_rule(obj: LayerObject) -> bool:
-    return obj.kind == "rule" and (scalar_text(obj.fields.get("class")) or "").strip().lower() == "blocking"
+    return obj.kind == "rule" and fields.rule_class(obj) == "blocking"

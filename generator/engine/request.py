@@ -14,7 +14,8 @@ from typing import Any, Mapping
 from pydantic import ValidationError
 
 from ..errors import NotFoundError, RequestError
-from ..index import Index, normalise_path
+from ..index import Index
+from ..paths import normalise_path
 from .models import CompileInput, CompileRequest, ExplainInput, Seed
 from .numbers import fmt_number
 from .policy import (

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..index import Index, normalise_path
+from .. import fields
+from ..index import Index
 from ..model import LayerObject
+from ..paths import is_within
 from .models import Discovery, Selector, Tier
 from .policy import FIXED_RELEVANCE, INTENT_CEILING, tier_for_kind
 from .prepared import Prepared, is_blocking_rule, is_stale, prepared
@@ -171,14 +173,7 @@ class _Selector:
         paths = set(self.req.paths)
         for cand in self.candidates.values():
             if cand.obj.kind in ("issue", "milestone") and cand.depth <= 1:
-                value = cand.obj.fields.get("scope")
-                items = [value] if isinstance(value, str) else value if isinstance(value, list) else []
-                for item in items:
-                    if not isinstance(item, str):
-                        continue
-                    path = normalise_path(item)
-                    if path and not path.startswith("/") and ".." not in path.split("/"):
-                        paths.add(path)
+                paths.update(fields.scope_paths(cand.obj))
         return tuple(sorted(paths))
 
     def scope_and_contracts(self, scope: tuple[str, ...]) -> None:
@@ -270,16 +265,16 @@ class _Selector:
 
 def _contract_reaches(c, path: str) -> str | None:
     directory = "" if c.directory == "." else c.directory
-    if c.mode == "subtree" and (directory == "" or path == directory or path.startswith(directory + "/")):
+    if c.mode == "subtree" and is_within(path, directory):
         return f"the directory contract of `{c.directory}` covers its whole subtree, which holds `{path}`"
     if c.mode == "directory" and path == (directory or "."):
         return f"the directory contract of `{c.directory}`, the directory `{path}` names"
     if c.mode == "explicit":
         for p in c.paths:
-            if path == p or path.startswith(p + "/"):
+            if is_within(path, p):
                 return f"the contract lists `{p}`, which holds `{path}`"
     for t in c.tracks:
-        if path == t or path.startswith(t + "/") or t.startswith(path + "/"):
+        if is_within(path, t) or t.startswith(path + "/"):
             return f"the contract tracks `{t}`, which overlaps `{path}`"
     return None
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from ..diagnostics import Diagnostic
+from ..paths import is_within
 from .kinds import DEFAULT_CLASSES
 from .pathspec import Pathspec, compile_pathspec
 from .yamlish import parse_yaml
@@ -49,7 +50,7 @@ class Manifest:
         """The section whose path is, or contains, ``rel_path`` (the longest wins)."""
         best: tuple[int, str] | None = None
         for name, target in self.sections.items():
-            if rel_path == target or rel_path.startswith(target + "/"):
+            if is_within(rel_path, target):  # a section is never the root
                 if best is None or len(target) > best[0]:
                     best = (len(target), name)
         return None if best is None else best[1]

@@ -14,6 +14,7 @@ from typing import Iterable, MutableMapping
 
 from ..diagnostics import Diagnostic, sort_diagnostics
 from ..model import LayerObject
+from ..paths import is_within
 from .discovery import (
     LAYER_DIR,
     MANIFEST_PATH,
@@ -131,7 +132,7 @@ def load_file(setup: LayerSetup, rel_path: str, data: bytes, *, cache: ParseCach
               _prefixes: list[tuple[SourceClass, str]] | None = None) -> FileLoad | None:
     """One file's objects and diagnostics (pure); None for this checkout's local state."""
     manifest = setup.manifest
-    if rel_path == manifest.local_dir or rel_path.startswith(manifest.local_dir + "/"):
+    if is_within(rel_path, manifest.local_dir):  # local_dir is under .ai/, never the root
         return None
     prefixes = _prefixes if _prefixes is not None else _class_prefixes(setup)
     claims = tuple(

@@ -17,6 +17,7 @@ from typing import Iterable
 
 from ..diagnostics import Diagnostic
 from ..errors import LayerError
+from ..paths import is_within
 from .discovery import (
     LAYER_DIR,
     MANIFEST_PATH,
@@ -176,7 +177,7 @@ def read_source_tree(root: Path | str, *, exclude: Iterable[Path | str] = ()) ->
     for source_class in classes:
         spec = source_class.pathspec
         base = spec.base_dir
-        if base == LAYER_DIR or base.startswith(LAYER_DIR + "/"):
+        if is_within(base, LAYER_DIR):
             continue  # already read with the layer
         if spec.pattern.startswith(LAYER_DIR + "/"):
             continue
@@ -196,7 +197,7 @@ def _walk_start(rel: str, manifest: Manifest, classes: Iterable[SourceClass]) ->
     from, or None when no walk reads it (the same rules, applied to one path)."""
     parts = rel.split("/")
     if rel.startswith(LAYER_DIR + "/"):
-        if rel == manifest.local_dir or rel.startswith(manifest.local_dir + "/"):
+        if is_within(rel, manifest.local_dir):
             return None
         if any(p in SKIPPED_DIRS for p in parts[1:-1]):
             return None
@@ -204,7 +205,7 @@ def _walk_start(rel: str, manifest: Manifest, classes: Iterable[SourceClass]) ->
     for source_class in classes:
         spec = source_class.pathspec
         base = spec.base_dir
-        if base == LAYER_DIR or base.startswith(LAYER_DIR + "/"):
+        if is_within(base, LAYER_DIR):
             continue
         if spec.pattern.startswith(LAYER_DIR + "/"):
             continue
