@@ -8,25 +8,29 @@ not run (bad arguments, no layer, invalid request). Tracebacks only with ``--deb
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
-from typing import Sequence
+from collections.abc import Sequence
+from types import ModuleType
 
 from . import __version__
+from .commands import build, check, explain, query, serve, synth
+from .commands import compile as compile_verb
+from .commands import list as list_verb
 from .errors import DevContextError
 
-__all__ = ["main", "build_parser", "COMMANDS"]
+__all__ = ["COMMANDS", "build_parser", "main"]
 
-#: Verb -> module under generator.commands exposing ``register(subparsers)`` and ``run(args)``.
-COMMANDS: dict[str, str] = {
-    "build": "build",
-    "check": "check",
-    "compile": "compile",
-    "explain": "explain",
-    "list": "list",
-    "query": "query",
-    "serve": "serve",
-    "synth": "synth",
+#: Verb -> its module under generator.commands, exposing ``register(subparsers)`` and
+#: ``run(args)``; the subcommands are listed in this order.
+COMMANDS: dict[str, ModuleType] = {
+    "build": build,
+    "check": check,
+    "compile": compile_verb,
+    "explain": explain,
+    "list": list_verb,
+    "query": query,
+    "serve": serve,
+    "synth": synth,
 }
 
 
@@ -38,13 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"devcontext {__version__}")
     parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for verb, module_name in COMMANDS.items():
-        try:
-            module = importlib.import_module(f".commands.{module_name}", __package__)
-        except ModuleNotFoundError as exc:  # a verb still being built is simply absent
-            if exc.name and exc.name.endswith(f"commands.{module_name}"):
-                continue
-            raise
+    for module in COMMANDS.values():
         module.register(sub)
     return parser
 

@@ -29,7 +29,7 @@ __all__ = [
 class DevContextError(Exception):
     """Base of every error the product raises on purpose."""
 
-    #: A short machine word for the error, used by the HTTP and MCP surfaces.
+    #: A short machine word for the error, used by the HTTP surface.
     code = "error"
 
     def __init__(self, message: str) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from .diagnostics import Diagnostic, sort_diagnostics
 from .fields import slug as field_slug
@@ -62,11 +62,6 @@ class Unresolved:
     def name(self) -> str:
         """The identifier to show: the would-be URI, or the raw reference."""
         return self.target_uri or self.reference
-
-
-def _is_under(path: str, prefix: str) -> bool:
-    """Containment by whole path segment: ``lib`` contains ``lib`` and ``lib/x``."""
-    return path == prefix or path.startswith(prefix + "/") or prefix == ""
 
 
 @dataclass
@@ -446,11 +441,3 @@ def build_index(layer: Layer, previous: Index | None = None) -> Index:
     """Index a loaded layer (pure). ``previous``, the index of the same layer before an
     edit, only saves work: the result is the index :func:`build_index` gives without it."""
     return _Builder(layer, previous).build()
-
-
-def objects_under(index: Index, paths: Iterable[str]) -> list[LayerObject]:
-    seen: dict[str, LayerObject] = {}
-    for path in paths:
-        for obj in index.under(path):
-            seen.setdefault(obj.uri, obj)
-    return [seen[u] for u in sorted(seen)]

@@ -1,6 +1,6 @@
 """A repository opened for work: its root, its source tree, layer and index.
 
-The CLI, the server and the MCP server hold one of these. Loading is the only I/O; the
+The CLI and the server hold one of these. Loading is the only I/O; the
 layer and index are pure values rebuilt from the tree.
 """
 

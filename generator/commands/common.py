@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
-__all__ = ["add_repo_option", "use_color", "plural"]
+__all__ = ["add_repo_option", "plural"]
 
 
 def add_repo_option(parser: argparse.ArgumentParser) -> None:
@@ -15,12 +14,6 @@ def add_repo_option(parser: argparse.ArgumentParser) -> None:
         help="repository root holding .ai/manifest.yaml (default: $DEVCONTEXT_REPO, else the "
         "bundled demo layer)",
     )
-
-
-def use_color(stream=sys.stdout) -> bool:
-    import os
-
-    return stream.isatty() and "NO_COLOR" not in os.environ and os.environ.get("TERM") != "dumb"
 
 
 def plural(n: int, word: str, words: str | None = None) -> str:

@@ -12,11 +12,12 @@ import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
-from ..diagnostics import Diagnostic
 from .. import fields
+from ..diagnostics import Diagnostic
 from ..index import Index
 from ..layer.records import scalar_text
 from .models import (
+    SELECTOR_ORDER,
     TIER_ORDER,
     Budget,
     CommitReference,
@@ -25,9 +26,8 @@ from .models import (
     Deduplicated,
     Discovery,
     EntryProvenance,
-    ExclusionReason,
     Excluded,
-    SELECTOR_ORDER,
+    ExclusionReason,
     Tier,
     TierSpend,
 )
@@ -36,7 +36,7 @@ from .order import natural_key
 from .policy import EDGE_RULES, tier_for_kind
 from .prepared import is_blocking_rule, is_stale
 from .request import ResolvedRequest
-from .select import Candidate, Missed, Selection
+from .select import Candidate, Selection
 
 __all__ = ["Spent", "spend"]
 

@@ -97,12 +97,6 @@ class Selector(StrEnum):
     session_state = "session_state"
     intent_match = "intent_match"
 
-    @property
-    def declared(self) -> bool:
-        """Every selector is declared by the repository except the intent matcher."""
-        return self is not Selector.intent_match
-
-
 SELECTOR_ORDER: tuple[Selector, ...] = tuple(Selector)
 
 

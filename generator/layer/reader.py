@@ -42,10 +42,6 @@ class SourceTree:
     #: Problems met while reading (unreadable files, symlinks leading out, ...).
     problems: list[Diagnostic] = field(default_factory=list)
 
-    def sorted_paths(self) -> list[str]:
-        return sorted(self.files)
-
-
 def _inside(root_real: str, target: str) -> bool:
     try:
         return os.path.commonpath([root_real, target]) == root_real
