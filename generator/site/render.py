@@ -3,6 +3,7 @@ for numbers. Templates format; they never compute what the engine should."""
 
 from __future__ import annotations
 
+from importlib import resources
 from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
@@ -11,8 +12,17 @@ from ..engine.numbers import fmt_number
 
 __all__ = ["TEMPLATES_DIR", "make_environment"]
 
-#: The repository's ``templates/`` directory (fixed by the layout).
-TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "templates"
+
+def _bundled_templates() -> Path:
+    """The templates shipped in the package, ``generator/_templates``: a copy in an installed
+    wheel, a link to the repository's top-level ``templates/`` in a checkout (so an editable
+    install renders, and ``serve`` watches, the files being edited). Resolved, so watchers and
+    error messages see the real directory."""
+    return Path(str(resources.files("generator") / "_templates")).resolve()
+
+
+#: The bundled templates and static assets (found through the package, never the checkout).
+TEMPLATES_DIR = _bundled_templates()
 
 
 def _thousands(n: int | float | None) -> str:
