@@ -11,7 +11,7 @@ from ..diagnostics import count_by_severity
 from ..gitinfo import read_git
 from ..progress import TerminalProgress
 from ..site.build import Progress, SiteInputs, build_site
-from ..site.render import TEMPLATES_DIR
+from ..site.render import templates_dir
 from ..workspace import Workspace
 from ..writer import write_site
 from .common import add_repo_option, plural
@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
         index=ws.index,
         git=read_git(ws.root, working_tree=False),
         label=site_label(ws),
-        templates=Path(args.templates) if args.templates else TEMPLATES_DIR,
+        templates=templates_dir(args.templates),
         base_url=args.base_url,
     )
     files = build_site(inputs, Progress(stage=progress.stage, step=progress.step))

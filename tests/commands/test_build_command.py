@@ -98,3 +98,15 @@ def test_strict_passes_on_a_clean_layer(tmp_path, capsys):
     code, lines = build(capsys, "--repo", str(layer), "--out", str(tmp_path / "site"), "--strict")
     assert code == 0
     assert len(lines) == 1 and "; 0 errors, 0 warnings; " in lines[0]
+
+
+def test_a_templates_option_without_templates_is_refused_before_building(tmp_path, capsys):
+    out = tmp_path / "site"
+    for given, found in ((tmp_path / "nowhere", "no such directory"),
+                         (tmp_path, "no context.html in it")):
+        assert main(["build", "-q", "--out", str(out), "--templates", str(given)]) == 2
+        err = capsys.readouterr().err
+        assert err == (f"devcontext build: --templates {given}: expected a directory holding the "
+                       f"site's Jinja templates (context.html, base.html, ...), found {found}. Give "
+                       "such a directory, or leave the option out to use the bundled ones.\n")
+    assert not out.exists()
