@@ -67,6 +67,8 @@ def run(args: argparse.Namespace) -> int:
     over = sum(1 for c in site_index["contexts"] if c["over_budget"])
     counts = count_by_severity(index.diagnostics)
     seconds = time.perf_counter() - started
+    for line in first_few(index.diagnostics, "error") + first_few(index.diagnostics, "warning"):
+        print(line, file=sys.stdout)
     print(
         f"built {out}: {plural(stats.pages, 'page')}, {plural(stats.json_files, 'JSON file')}, "
         f"{stats.bytes / 1e6:.1f} MB; {plural(len(site_index['contexts']), 'context')} "
@@ -74,8 +76,6 @@ def run(args: argparse.Namespace) -> int:
         f"{plural(counts['warning'], 'warning')}; {seconds:.1f}s",
         file=sys.stdout,
     )
-    for line in first_few(index.diagnostics, "error") + first_few(index.diagnostics, "warning"):
-        print(line, file=sys.stdout)
     if args.strict and (counts["error"] or counts["warning"]):
         print(strict_failure(counts, out), file=sys.stdout)
         return 1

@@ -1,5 +1,5 @@
 """Diagnostics shown outside the site: one line each on a terminal (``check``), the first few
-under a build's summary (``build``), and GitHub workflow commands that CI turns into
+above a build's summary line (``build``), and GitHub workflow commands that CI turns into
 annotations on the pull request (``check --format github``).
 
 Diagnostic paths are relative to the layer's repository root (``--repo``); GitHub resolves
@@ -42,13 +42,13 @@ def diagnostic_line(d: Diagnostic) -> str:
 
 def first_few(diagnostics: Iterable[Diagnostic], severity: Severity,
               limit: int = BUILD_SHOWN) -> list[str]:
-    """The first ``limit`` diagnostics of one severity, indented, then how many more there
-    are and where to see them all."""
+    """The first ``limit`` diagnostics of one severity, then how many more there are and
+    where to see them all."""
     chosen = [d for d in diagnostics if d.severity == severity]
-    lines = [f"  {diagnostic_line(d)}" for d in chosen[:limit]]
+    lines = [diagnostic_line(d) for d in chosen[:limit]]
     if len(chosen) > limit:
         rest = len(chosen) - limit
-        lines.append(f"  … and {plural(rest, 'more ' + severity)}: devcontext check lists them all")
+        lines.append(f"… and {plural(rest, 'more ' + severity)}: devcontext check lists them all")
     return lines
 
 

@@ -1,4 +1,4 @@
-"""`devcontext build`: the summary names the first few errors and warnings with file and
+"""`devcontext build`: the first few errors and warnings with file and line, then the summary
 line; `--strict` turns either into exit 1 once the site is written.
 
 (Named ``test_build_command.py``: ``tests/site/test_build.py`` holds the name
@@ -44,14 +44,14 @@ def test_summary_shows_the_first_five_errors_and_warnings_then_how_many_more(tmp
     layer = many_problems(tmp_path / "repo")
     code, lines = build(capsys, "--repo", str(layer), "--out", str(tmp_path / "site"))
     assert code == 0
-    assert lines[0].startswith(f"built {tmp_path / 'site'}: ")
-    assert lines[0].endswith("s") and "; 7 errors, 7 warnings; " in lines[0]
+    assert lines[-1].startswith(f"built {tmp_path / 'site'}: ")
+    assert lines[-1].endswith("s") and "; 7 errors, 7 warnings; " in lines[-1]
     issues = ".ai/repo/project/issues"
-    assert lines[1:] == (
-        [f"  {issues}/I00{20 + n}.yaml:2:1: {YAML_ERROR}" for n in range(1, 6)]
-        + ["  … and 2 more errors: devcontext check lists them all"]
-        + [f"  {issues}/I00{10 + n}.yaml:1: {id_warning(n)}" for n in range(1, 6)]
-        + ["  … and 2 more warnings: devcontext check lists them all"])
+    assert lines[:-1] == (
+        [f"{issues}/I00{20 + n}.yaml:2:1: {YAML_ERROR}" for n in range(1, 6)]
+        + ["… and 2 more errors: devcontext check lists them all"]
+        + [f"{issues}/I00{10 + n}.yaml:1: {id_warning(n)}" for n in range(1, 6)]
+        + ["… and 2 more warnings: devcontext check lists them all"])
     assert (tmp_path / "site" / "index.html").is_file()
 
 
@@ -60,8 +60,8 @@ def test_a_few_problems_are_all_shown_without_a_more_line(tmp_path, capsys):
     files[".ai/repo/project/issues/I0011.yaml"] = issue("I0101", milestone="'-'")
     code, lines = build(capsys, "--repo", str(write_layer(tmp_path / "repo", files)),
                         "--out", str(tmp_path / "site"))
-    assert code == 0 and "; 0 errors, 1 warning; " in lines[0]
-    assert lines[1:] == [f"  .ai/repo/project/issues/I0011.yaml:1: {id_warning(1)}"]
+    assert code == 0 and "; 0 errors, 1 warning; " in lines[-1]
+    assert lines[:-1] == [f".ai/repo/project/issues/I0011.yaml:1: {id_warning(1)}"]
 
 
 def test_strict_fails_on_errors_after_writing_the_site(tmp_path, capsys):
@@ -71,7 +71,8 @@ def test_strict_fails_on_errors_after_writing_the_site(tmp_path, capsys):
     assert code == 1
     assert lines[-1] == (f"FAILED: 7 errors, 7 warnings (--strict: errors and warnings fail; "
                          f"the site is written to {out})")
-    assert "  … and 2 more errors: devcontext check lists them all" in lines
+    assert "… and 2 more errors: devcontext check lists them all" in lines
+    assert lines[-2].startswith(f"built {out}: ")
     assert (out / "index.html").is_file() and (out / "api/v1/index.json").is_file()
 
 
@@ -79,13 +80,13 @@ def test_strict_fails_on_the_demo_whose_warnings_are_on_purpose(tmp_path, capsys
     out = tmp_path / "site"
     code, lines = build(capsys, "--out", str(out), "--strict")
     assert code == 1
-    assert "; 0 errors, 4 warnings; " in lines[0]
-    assert [line.split(": warning: ")[0] for line in lines[1:5]] == [
-        "  .ai/repo/adrs/0004-a-stale-reading-is-shown-labelled-when-the-network-fails.md:12",
-        "  .ai/repo/project/issues/I0303.yaml:16",
-        "  .ai/repo/rules/README.md:13",
-        "  .ai/repo/rules/project/fetch-retries.v1.md:2",
+    assert [line.split(": warning: ")[0] for line in lines[:4]] == [
+        ".ai/repo/adrs/0004-a-stale-reading-is-shown-labelled-when-the-network-fails.md:12",
+        ".ai/repo/project/issues/I0303.yaml:16",
+        ".ai/repo/rules/README.md:13",
+        ".ai/repo/rules/project/fetch-retries.v1.md:2",
     ]
+    assert lines[4].startswith(f"built {out}: ") and "; 0 errors, 4 warnings; " in lines[4]
     assert lines[5:] == [f"FAILED: 0 errors, 4 warnings (--strict: errors and warnings fail; "
                          f"the site is written to {out})"]
     assert (out / "index.html").is_file()
