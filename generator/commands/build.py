@@ -11,12 +11,13 @@ from ..diagnostics import count_by_severity
 from ..gitinfo import read_git
 from ..progress import TerminalProgress
 from ..site.build import Progress, SiteInputs, build_site
-from ..site.render import TEMPLATES_DIR
+from ..site.render import templates_dir
 from ..workspace import Workspace
 from ..writer import write_site
 from .common import add_repo_option, plural
+from .report import first_few
 
-__all__ = ["register", "run", "site_label"]
+__all__ = ["register", "run", "site_label", "strict_failure"]
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -25,13 +26,17 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="build the static site (explain pages and JSON)",
         description="Compile the context of every issue and milestone and write the static "
         "site: HTML explain pages and JSON under api/v1/. Without --repo it builds the bundled "
-        "demo layer. The output directory is replaced atomically.",
+        "demo layer. The output directory is replaced atomically. The summary shows the "
+        "first few errors and warnings; with --strict either fails the build (exit 1) once "
+        "the site is written.",
     )
     add_repo_option(p)
     p.add_argument("--out", default="site", metavar="DIR", help="output directory (default: site)")
     p.add_argument("--templates", metavar="DIR", help="templates directory (default: the bundled one)")
     p.add_argument("--base-url", metavar="URL", help="absolute URL the site is served at (for sitemap.xml)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar, only the summary")
+    p.add_argument("--strict", action="store_true",
+                   help="exit 1 when the layer has errors or warnings (the site is still written)")
     p.set_defaults(run=run)
 
 
@@ -48,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
         index=ws.index,
         git=read_git(ws.root, working_tree=False),
         label=site_label(ws),
-        templates=Path(args.templates) if args.templates else TEMPLATES_DIR,
+        templates=templates_dir(args.templates),
         base_url=args.base_url,
     )
     files = build_site(inputs, Progress(stage=progress.stage, step=progress.step))
@@ -62,6 +67,8 @@ def run(args: argparse.Namespace) -> int:
     over = sum(1 for c in site_index["contexts"] if c["over_budget"])
     counts = count_by_severity(index.diagnostics)
     seconds = time.perf_counter() - started
+    for line in first_few(index.diagnostics, "error") + first_few(index.diagnostics, "warning"):
+        print(line, file=sys.stdout)
     print(
         f"built {out}: {plural(stats.pages, 'page')}, {plural(stats.json_files, 'JSON file')}, "
         f"{stats.bytes / 1e6:.1f} MB; {plural(len(site_index['contexts']), 'context')} "
@@ -69,4 +76,14 @@ def run(args: argparse.Namespace) -> int:
         f"{plural(counts['warning'], 'warning')}; {seconds:.1f}s",
         file=sys.stdout,
     )
+    if args.strict and (counts["error"] or counts["warning"]):
+        print(strict_failure(counts, out), file=sys.stdout)
+        return 1
     return 0
+
+
+def strict_failure(counts: dict[str, int], out: Path) -> str:
+    """The last line of a ``build --strict`` that fails: what failed it, and that the site
+    was written all the same (so CI can still publish or inspect it)."""
+    return (f"FAILED: {plural(counts['error'], 'error')}, {plural(counts['warning'], 'warning')} "
+            f"(--strict: errors and warnings fail; the site is written to {out})")

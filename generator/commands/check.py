@@ -9,8 +9,12 @@ from ..diagnostics import count_by_severity
 from ..jsonio import canonical_json_text
 from ..workspace import Workspace
 from .common import add_repo_option, plural
+from .report import checkout_prefix, diagnostic_line, github_command
 
-__all__ = ["register", "run"]
+__all__ = ["register", "run", "FORMATS"]
+
+#: The output formats of ``--format``.
+FORMATS = ("text", "json", "github")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -21,7 +25,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         "diagnostic (file, line, message). Exit 0 when there are no errors, 1 when there are.",
     )
     add_repo_option(p)
-    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--format", choices=FORMATS, default="text",
+                   help="text (default); json, machine-readable; github, one GitHub workflow "
+                   "command per diagnostic (annotations in CI, paths from the checkout's root)")
+    p.add_argument("--json", action="store_const", const="json", dest="format",
+                   help="the same as --format json")
     p.add_argument("--strict", action="store_true", help="also fail (exit 1) on warnings")
     p.add_argument("--quiet", "-q", action="store_true", help="omit info diagnostics")
     p.set_defaults(run=run)
@@ -33,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     diagnostics = index.diagnostics
     counts = count_by_severity(diagnostics)
     failed = counts["error"] > 0 or (args.strict and counts["warning"] > 0)
-    if args.json:
+    if args.format == "json":
         payload = {
             "fingerprint": index.fingerprint,
             "files": len(ws.layer.files),
@@ -48,19 +56,25 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(canonical_json_text(payload, indent=2))
         return 1 if failed else 0
     out = sys.stdout
+    shown = [d for d in diagnostics if not (args.quiet and d.severity == "info")]
+    verdict = ("FAILED" if failed else "ok") + (
+        f": {plural(counts['error'], 'error')}, {plural(counts['warning'], 'warning')}, "
+        f"{plural(counts['info'], 'info', 'info')}" + (" (--strict: warnings fail)" if args.strict else ""))
+    if args.format == "github":
+        prefix = checkout_prefix(ws.root)
+        for d in shown:
+            print(github_command(d, prefix), file=out)
+        print(verdict, file=out)
+        return 1 if failed else 0
     print(f"{ws.label}: {plural(len(ws.layer.files), 'file')}, "
           f"{plural(len(index.objects), 'object')}, {plural(len(index.edges), 'edge')}", file=out)
     width = max((len(k) for k in index.by_kind), default=4)
     for kind, n in index.counts_by_kind().items():
         print(f"  {kind:<{width}}  {n:>6,}", file=out)
-    shown = [d for d in diagnostics if not (args.quiet and d.severity == "info")]
     if shown:
         print(file=out)
     for d in shown:
-        print(f"{d.location()}: {d.severity}: [{d.code}] {d.message}", file=out)
+        print(diagnostic_line(d), file=out)
     print(file=out)
-    verdict = "FAILED" if failed else "ok"
-    print(f"{verdict}: {plural(counts['error'], 'error')}, {plural(counts['warning'], 'warning')}, "
-          f"{plural(counts['info'], 'info', 'info')}" + (" (--strict: warnings fail)" if args.strict else ""),
-          file=out)
+    print(verdict, file=out)
     return 1 if failed else 0

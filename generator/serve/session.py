@@ -22,7 +22,8 @@ __all__ = ["ServeSession", "describe_failure"]
 
 log = logging.getLogger("devcontext.serve")
 
-#: The root of this project (for naming a failing line of the product's own code).
+#: The directory holding the ``generator`` package — the checkout, or site-packages when
+#: installed — so a failing line of the product's own code is named ``generator/...``.
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -3,16 +3,43 @@ for numbers. Templates format; they never compute what the engine should."""
 
 from __future__ import annotations
 
+from importlib import resources
 from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
 from ..engine.numbers import fmt_number
+from ..errors import BuildError
 
-__all__ = ["TEMPLATES_DIR", "make_environment"]
+__all__ = ["TEMPLATES_DIR", "make_environment", "templates_dir"]
 
-#: The repository's ``templates/`` directory (fixed by the layout).
-TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "templates"
+
+def _bundled_templates() -> Path:
+    """The templates shipped in the package, ``generator/_templates``: a copy in an installed
+    wheel, a link to the repository's top-level ``templates/`` in a checkout (so an editable
+    install renders, and ``serve`` watches, the files being edited). Resolved, so watchers and
+    error messages see the real directory."""
+    return Path(str(resources.files("generator") / "_templates")).resolve()
+
+
+#: The bundled templates and static assets (found through the package, never the checkout).
+TEMPLATES_DIR = _bundled_templates()
+
+
+def templates_dir(option: str | None = None) -> Path:
+    """``--templates DIR``, else the bundled templates — refused before any work when it
+    holds no ``context.html``, rather than a ``TemplateNotFound`` traceback midway."""
+    path = Path(option) if option else TEMPLATES_DIR
+    if (path / "context.html").is_file():
+        return path
+    if option:
+        raise BuildError(f"--templates {option}: expected a directory holding the site's Jinja "
+                         f"templates (context.html, base.html, ...), found "
+                         f"{'no context.html in it' if path.is_dir() else 'no such directory'}. "
+                         "Give such a directory, or leave the option out to use the bundled ones.")
+    raise BuildError(f"the bundled templates are missing: {path} holds no context.html. "
+                     "Reinstall devcontext-site; in a checkout, generator/_templates must be the "
+                     "link to ../templates (on Windows, clone with git's core.symlinks on).")
 
 
 def _thousands(n: int | float | None) -> str:
