@@ -12,7 +12,8 @@ from ..gitinfo import read_git
 from ..progress import TerminalProgress
 from ..site.build import Progress, SiteInputs, build_site
 from ..site.render import TEMPLATES_DIR
-from ..workspace import Workspace
+from ..outdir import check_out_dir, home_dir
+from ..workspace import Workspace, resolve_repo
 from ..writer import write_site
 from .common import add_repo_option, plural
 
@@ -42,7 +43,8 @@ def site_label(ws: Workspace) -> str:
 def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     out = Path(args.out)
-    ws = Workspace.open(args.repo, exclude=[out])
+    target = check_out_dir(args.out, repo=resolve_repo(args.repo)[0], home=home_dir())
+    ws = Workspace.open(args.repo, exclude=[target])
     progress = TerminalProgress(enabled=False if args.quiet else None)
     inputs = SiteInputs(
         index=ws.index,
@@ -52,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
         base_url=args.base_url,
     )
     files = build_site(inputs, Progress(stage=progress.stage, step=progress.step))
-    stats = write_site(files, out)
+    stats = write_site(files, target)
     progress.close()
     index = ws.index
     over = 0
