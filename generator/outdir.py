@@ -52,7 +52,8 @@ _HEADER = "devcontext-site 1"
 _BUILDING = "devcontext-site 1 building"
 _COMMENT = ("# Written by devcontext. The files listed below are the site's: the next build "
             "replaces them and keeps every other file in this directory.")
-_COMMENT_BUILDING = "# A site devcontext is writing; the next build removes it if it was left behind."
+_COMMENT_BUILDING = ("# A site devcontext is writing; the next build removes it if it was "
+                     "left behind.")
 
 
 @dataclass(frozen=True)

@@ -352,7 +352,8 @@ def clean_stale_temps(target: str | os.PathLike) -> list[str]:
     except OSError:
         return []
     if not os.path.lexists(target):
-        moved_aside = [n for n in names if n.startswith(old) and _restorable(os.path.join(parent, n))]
+        moved_aside = [n for n in names
+                       if n.startswith(old) and _restorable(os.path.join(parent, n))]
         if moved_aside:
             newest = max(moved_aside, key=lambda n: os.stat(os.path.join(parent, n)).st_mtime_ns)
             os.rename(os.path.join(parent, newest), target)
@@ -379,9 +380,9 @@ def _restorable(path: str) -> bool:
 
 def _os_failure(target: str, exc: OSError) -> BuildError:
     where = f" ({exc.filename})" if exc.filename else ""
-    return BuildError(f"could not write the site to {target}: {exc.strerror or exc}{where}; the output "
-                      "directory was left as it was. Free some space or fix the permissions, "
-                      "then build again")
+    return BuildError(f"could not write the site to {target}: {exc.strerror or exc}{where}; "
+                      "the output directory was left as it was. Free some space or fix the "
+                      "permissions, then build again")
 
 
 def write_site(files: Iterable[tuple[str, bytes]], out_dir: Path, *,
@@ -523,6 +524,12 @@ class SiteDir:
             raise _conflict(self.root, rel, "a file")
         os.makedirs(os.path.dirname(path), exist_ok=True)
         _replace_file(path, data)
+
+    def refuse_foreign(self, rels: Iterable[str]) -> None:
+        """Refuse when any of ``rels`` (paths the site did not have) is already taken."""
+        for rel in rels:
+            if os.path.lexists(self.path(rel)):
+                raise _conflict(self.root, rel, "a file")
 
     def delete(self, rel: str) -> None:
         _unlink(self.path(rel))

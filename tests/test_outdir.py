@@ -197,10 +197,12 @@ def test_build_and_serve_refuse_with_one_line_and_exit_2(verb, case, repo, home,
         "layer": (str(repo / ".ai" / "repo"), f"it lies inside the AI layer {repo}/.ai"),
         "home": ("~", "it is your home directory"),
         "root": ("/", "it is the filesystem root"),
-        "non-empty": (str(tmp_path / "docs"), "it is a non-empty directory devcontext did not write"),
+        "non-empty": (str(tmp_path / "docs"),
+                      "it is a non-empty directory devcontext did not write"),
         "file": (str(tmp_path / "note.txt"), "it is a file, not a directory"),
         "empty-arg": ("", "the path is empty"),
-        "no-parent": (str(tmp_path / "x" / "y"), f"its parent directory {tmp_path}/x does not exist"),
+        "no-parent": (str(tmp_path / "x" / "y"),
+                      f"its parent directory {tmp_path}/x does not exist"),
         "symlink": (str(tmp_path / "to-repo"), "it is the repository itself"),
     }[case]
     monkeypatch.chdir(repo)
@@ -242,3 +244,19 @@ def test_build_into_a_site_inside_the_repository_keeps_its_gitkeep(repo, capsys)
         assert (site / ".gitkeep").is_file() and (site / "index.html").is_file()
     assert ".gitkeep" not in read_marker(site).files
     assert sorted(p.name for p in repo.iterdir() if p.name.startswith(".site")) == []
+
+
+def test_a_parent_the_system_will_not_write_to_is_one_line_too(repo, capsys):
+    """As root every parent passes the permission check; the write itself then fails, and
+    says so in one line (no traceback), leaving nothing behind."""
+    out = "/sys/devcontext-site"
+    if not os.path.isdir("/sys") or os.access("/sys", os.W_OK) is False:
+        pytest.skip("needs a /sys the permission check lets through")
+    code, stdout, stderr = run_cli(capsys, "build", "--repo", str(repo), "--out", out, "-q")
+    assert code == 2 and stdout == ""
+    lines = stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(
+        f"devcontext build: could not write the site to {out}: "), stderr
+    assert lines[0].endswith("; the output directory was left as it was. Free some space or fix "
+                             "the permissions, then build again")
+    assert not [n for n in os.listdir("/sys") if n.startswith(".devcontext-site.")]

@@ -9,10 +9,10 @@ from pathlib import Path
 
 from ..diagnostics import count_by_severity
 from ..gitinfo import read_git
+from ..outdir import check_out_dir, home_dir
 from ..progress import TerminalProgress
 from ..site.build import Progress, SiteInputs, build_site
 from ..site.render import TEMPLATES_DIR
-from ..outdir import check_out_dir, home_dir
 from ..workspace import Workspace, resolve_repo
 from ..writer import write_site
 from .common import add_repo_option, plural

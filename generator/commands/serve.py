@@ -11,8 +11,8 @@ from pathlib import Path
 
 from ..errors import DevContextError
 from ..gitinfo import read_git
-from ..progress import TerminalProgress
 from ..outdir import check_out_dir, home_dir
+from ..progress import TerminalProgress
 from ..serve.incremental import IncrementalBuilder
 from ..serve.server import LOOPBACK_HOSTS, PortInUse
 from ..serve.session import ServeSession, describe_failure

@@ -65,7 +65,6 @@ from typing import Callable, Iterable, Mapping, Sequence
 from ..diagnostics import Diagnostic
 from ..engine.compile import GitInfo
 from ..engine.models import CompiledContext
-from ..errors import BuildError
 from ..index import Index, build_index, normalise_path
 from ..layer.discovery import MANIFEST_PATH
 from ..layer.loader import (

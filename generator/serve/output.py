@@ -14,7 +14,6 @@ A digest of every file is kept, so "did it change" is answered without reading t
 from __future__ import annotations
 
 import hashlib
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator
@@ -94,7 +93,9 @@ class OutputTree:
         gone = sorted(rel for rel in self.digests if rel not in files and rel not in keep)
         added = sorted(rel for rel in files if rel not in self.digests)
         if added:
-            # listed before they appear: the marker always covers every file we wrote
+            # a file already at a new path is someone else's: refused before the marker
+            # claims it; then listed before they appear, so the marker covers all we wrote
+            self.site.refuse_foreign(added)
             self.site.write_marker([*self.digests, *added])
         for rel in sorted(files):
             data = files[rel]
