@@ -8,7 +8,8 @@ with one line that names the path, what is wrong and the fix, an output director
 - is ``/``, the home directory, or holds the home directory;
 - is the repository, or holds it;
 - lies inside the AI layer (``.ai/``: every section the manifest names lies inside it);
-- is a file, or has no writable parent directory;
+- is a file, or lies under a file or a directory that cannot be written (missing parent
+  directories are created);
 - is a non-empty directory that is not a site this tool wrote.
 
 Symlinks, ``..``, ``~`` and ``.`` are resolved before comparing, so every spelling of a path
@@ -162,16 +163,17 @@ def check_out_dir(
     parent = os.path.dirname(target)
     if os.path.lexists(target) and not os.path.isdir(target):
         raise refuse("it is a file, not a directory; the site would replace it")
-    if not os.path.isdir(parent):
-        if os.path.lexists(parent):
-            raise refuse(f"{parent} is not a directory",
-                         "Choose a directory whose parent is a directory")
-        raise refuse(f"its parent directory {parent} does not exist",
-                     f"Create it first (mkdir -p {parent}) or choose a directory that exists")
-    if not os.access(parent, os.W_OK | os.X_OK):
-        raise refuse(f"its parent directory {parent} is not writable (the site is written "
-                     "beside the output, then swapped in)",
-                     "Choose a directory whose parent you can write to")
+    existing = parent  # missing parents are created: the nearest existing one decides
+    while not os.path.lexists(existing):
+        existing = os.path.dirname(existing)
+    if not os.path.isdir(existing):
+        raise refuse(f"{existing} is not a directory",
+                     "Choose a directory whose parent is a directory")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        where = (f"its parent directory {parent}" if existing == parent
+                 else f"{existing}, where its parent directories would be created,")
+        raise refuse(f"{where} is not writable (the site is written beside the output, then "
+                     "swapped in)", "Choose a directory whose parent you can write to")
     if os.path.isdir(target):
         try:
             empty = is_empty_dir(target)

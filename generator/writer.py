@@ -399,6 +399,7 @@ def write_site(files: Iterable[tuple[str, bytes]], out_dir: Path, *,
 def _write_site(files: Iterable[tuple[str, bytes]], target: str,
                 on_file: Callable[[str], None] | None) -> SiteStats:
     parent = os.path.dirname(target)
+    os.makedirs(parent, exist_ok=True)
     clean_stale_temps(target)
     previous = read_marker(target) if os.path.isdir(target) else None
     listed = previous.files if previous is not None else frozenset()

@@ -103,14 +103,14 @@ def test_a_file_is_refused(tmp_path):
         f"replace it. Choose an empty or new directory, such as {tmp_path}/site")
 
 
-def test_a_missing_parent_or_a_parent_that_is_a_file_is_refused(tmp_path):
-    assert refused(tmp_path / "a" / "b" / "site") == (
-        f"refusing --out {tmp_path}/a/b/site: its parent directory {tmp_path}/a/b does not "
-        f"exist. Create it first (mkdir -p {tmp_path}/a/b) or choose a directory that exists")
+def test_a_path_under_a_file_is_refused_and_missing_parents_are_accepted(tmp_path):
     (tmp_path / "f").write_text("x")
-    assert refused(tmp_path / "f" / "site") == (
-        f"refusing --out {tmp_path}/f/site: {tmp_path}/f is not a directory. Choose a directory "
-        "whose parent is a directory")
+    for out in (tmp_path / "f" / "site", tmp_path / "f" / "a" / "site"):
+        assert refused(out) == (
+            f"refusing --out {out}: {tmp_path}/f is not a directory. Choose a directory whose "
+            "parent is a directory")
+    assert check_out_dir(tmp_path / "a" / "b" / "site") == tmp_path / "a" / "b" / "site"
+    assert not (tmp_path / "a").exists()  # the guard only looks
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root may write anywhere")
@@ -183,7 +183,7 @@ def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
 
 @pytest.mark.parametrize("verb", ["build", "serve"])
 @pytest.mark.parametrize("case", ["repo", "dot-in-repo", "parent", "layer", "home", "root",
-                                  "non-empty", "file", "empty-arg", "no-parent", "symlink"])
+                                  "non-empty", "file", "empty-arg", "under-a-file", "symlink"])
 def test_build_and_serve_refuse_with_one_line_and_exit_2(verb, case, repo, home, tmp_path,
                                                            monkeypatch, capsys):
     (tmp_path / "docs").mkdir()
@@ -201,8 +201,8 @@ def test_build_and_serve_refuse_with_one_line_and_exit_2(verb, case, repo, home,
                       "it is a non-empty directory devcontext did not write"),
         "file": (str(tmp_path / "note.txt"), "it is a file, not a directory"),
         "empty-arg": ("", "the path is empty"),
-        "no-parent": (str(tmp_path / "x" / "y"),
-                      f"its parent directory {tmp_path}/x does not exist"),
+        "under-a-file": (str(tmp_path / "note.txt" / "site"),
+                         f"{tmp_path}/note.txt is not a directory"),
         "symlink": (str(tmp_path / "to-repo"), "it is the repository itself"),
     }[case]
     monkeypatch.chdir(repo)

@@ -69,6 +69,12 @@ def test_reserved_and_unplain_paths_are_refused(tmp_path):
     assert not (tmp_path / "site").exists() and temps(tmp_path) == []
 
 
+def test_missing_parent_directories_are_created(tmp_path):
+    write_site([("index.html", b"x")], tmp_path / "a" / "b" / "site")
+    assert (tmp_path / "a" / "b" / "site" / "index.html").read_bytes() == b"x"
+    assert temps(tmp_path / "a" / "b") == []
+
+
 def test_the_writer_itself_refuses_a_directory_it_did_not_write(tmp_path):
     mine = tmp_path / "mine"
     mine.mkdir()
