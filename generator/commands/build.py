@@ -9,10 +9,11 @@ from pathlib import Path
 
 from ..diagnostics import count_by_severity
 from ..gitinfo import read_git
+from ..outdir import check_out_dir, home_dir
 from ..progress import TerminalProgress
 from ..site.build import Progress, SiteInputs, build_site
 from ..site.render import templates_dir
-from ..workspace import Workspace
+from ..workspace import Workspace, resolve_repo
 from ..writer import write_site
 from .common import add_repo_option, plural
 from .report import first_few
@@ -47,7 +48,8 @@ def site_label(ws: Workspace) -> str:
 def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     out = Path(args.out)
-    ws = Workspace.open(args.repo, exclude=[out])
+    target = check_out_dir(args.out, repo=resolve_repo(args.repo)[0], home=home_dir())
+    ws = Workspace.open(args.repo, exclude=[target])
     progress = TerminalProgress(enabled=False if args.quiet else None)
     inputs = SiteInputs(
         index=ws.index,
@@ -57,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
         base_url=args.base_url,
     )
     files = build_site(inputs, Progress(stage=progress.stage, step=progress.step))
-    stats = write_site(files, out)
+    stats = write_site(files, target)
     progress.close()
     index = ws.index
     over = 0

@@ -11,12 +11,13 @@ from pathlib import Path
 
 from ..errors import DevContextError
 from ..gitinfo import read_git
+from ..outdir import check_out_dir, home_dir
 from ..progress import TerminalProgress
-from ..serve.incremental import IncrementalBuilder, raise_for_out_inside
+from ..serve.incremental import IncrementalBuilder
 from ..serve.server import LOOPBACK_HOSTS, PortInUse
 from ..serve.session import ServeSession, describe_failure
 from ..site.build import Progress
-from ..site.render import TEMPLATES_DIR
+from ..site.render import templates_dir
 from ..workspace import resolve_repo
 from .common import add_repo_option
 
@@ -63,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     root, is_demo = resolve_repo(args.repo)
     out = Path(args.out)
-    raise_for_out_inside(root, out)
+    target = check_out_dir(args.out, repo=root, home=home_dir())
     progress = TerminalProgress(enabled=False if args.quiet else None)
     label = "demo layer (nimbus)" if is_demo else root.resolve().name
     session: ServeSession | None = None
@@ -75,8 +76,8 @@ def run(args: argparse.Namespace) -> int:
                   + (" and call the API" if not args.token else " (the API needs the token)")
                   + ". Use --host 127.0.0.1 to keep it local.", file=sys.stderr)
         builder = IncrementalBuilder(
-            root, out, label=label,
-            templates=Path(args.templates) if args.templates else TEMPLATES_DIR,
+            root, target, label=label,
+            templates=templates_dir(args.templates),
             base_url=args.base_url, git=lambda: read_git(root, working_tree=False),
             progress=Progress(stage=progress.stage, step=progress.step))
         try:

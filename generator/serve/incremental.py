@@ -65,7 +65,6 @@ from typing import Callable, Iterable, Mapping, Sequence
 from ..diagnostics import Diagnostic
 from ..engine.compile import GitInfo
 from ..engine.models import CompiledContext
-from ..errors import BuildError
 from ..index import Index, build_index, normalise_path
 from ..layer.discovery import MANIFEST_PATH
 from ..layer.loader import (
@@ -1003,9 +1002,3 @@ def _reverse_links(links: dict[str, frozenset[str]]) -> dict[str, set[str]]:
             out.setdefault(path, set()).add(uri)
     return out
 
-
-def raise_for_out_inside(root: Path, out: Path) -> None:
-    """Refuse an output directory that is the repository itself or holds it."""
-    root_real, out_real = os.path.realpath(root), os.path.realpath(out)
-    if root_real == out_real or root_real.startswith(out_real + os.sep):
-        raise BuildError(f"the output directory {out} holds the repository; choose another --out")

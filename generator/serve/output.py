@@ -1,10 +1,12 @@
 """The served output directory, kept equal to what a full build would write.
 
 The first build writes the whole site atomically (:func:`generator.writer.write_site`);
-later rebuilds write only the files whose bytes changed (each one atomically: a temporary
-file beside it, then a rename), delete the files no build produces any more, and patch
-the layer fingerprint in place in the compiled-context JSON files that did not otherwise
-change (the one value in them that every edit moves; it has a fixed length).
+later rebuilds write only the files whose bytes changed (each one atomically, through
+:class:`generator.writer.SiteDir`), delete the files no build produces any more (only ever
+files a build wrote: the ones this tree recorded), and patch the layer fingerprint in place
+in the compiled-context JSON files that did not otherwise change (the one value in them
+that every edit moves; it has a fixed length). The site's marker is rewritten whenever the
+set of files changes, so it always equals the marker a full build would write.
 
 A digest of every file is kept, so "did it change" is answered without reading the disk.
 """
@@ -12,14 +14,12 @@ A digest of every file is kept, so "did it change" is answered without reading t
 from __future__ import annotations
 
 import hashlib
-import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator
 
 from ..errors import BuildError
-from ..writer import write_site
+from ..writer import SiteDir, check_rel, write_site
 
 __all__ = ["OutputTree", "WriteStats", "digest"]
 
@@ -39,11 +39,6 @@ class WriteStats:
         return bool(self.written or self.deleted or self.patched)
 
 
-def _check_rel(rel: str) -> None:
-    if rel.startswith("/") or ".." in rel.split("/") or not rel or "\\" in rel or "\0" in rel:
-        raise BuildError(f"refusing to write {rel!r}: not a plain relative path inside the site")
-
-
 class OutputTree:
     """The files of the site on disk and what is known about each."""
 
@@ -55,6 +50,7 @@ class OutputTree:
         #: rel -> offsets of the fingerprint in a compiled-context JSON file.
         self.fingerprint_at: dict[str, tuple[int, ...]] = {}
         self.fingerprint: str | None = None
+        self.site = SiteDir(self.out_dir)
 
     # -- the first build -------------------------------------------------------------
 
@@ -92,13 +88,21 @@ class OutputTree:
         stats = WriteStats()
         fp_new = fingerprint.encode("utf-8")
         fp_old = (self.fingerprint or "").encode("utf-8")
+        for rel in files:
+            check_rel(rel)
+        gone = sorted(rel for rel in self.digests if rel not in files and rel not in keep)
+        added = sorted(rel for rel in files if rel not in self.digests)
+        if added:
+            # a file already at a new path is someone else's: refused before the marker
+            # claims it; then listed before they appear, so the marker covers all we wrote
+            self.site.refuse_foreign(added)
+            self.site.write_marker([*self.digests, *added])
         for rel in sorted(files):
             data = files[rel]
-            _check_rel(rel)
             d = digest(data)
             if self.digests.get(rel) == d and rel in self.digests:
                 continue
-            self._write(rel, data)
+            self.site.replace(rel, data, new=rel not in self.digests)
             self.digests[rel] = d
             found = _offsets(data, fp_new)
             if found:
@@ -106,72 +110,26 @@ class OutputTree:
             else:
                 self.fingerprint_at.pop(rel, None)
             stats.written.append(rel)
-        for rel in sorted(rel for rel in self.digests if rel not in files and rel not in keep):
-            self._delete(rel)
+        for rel in gone:
+            self.site.delete(rel)
             del self.digests[rel]
             self.fingerprint_at.pop(rel, None)
             stats.deleted.append(rel)
         if fp_new != fp_old and len(fp_new) == len(fp_old):
             # every kept file was checked when it was written; plain string paths (a
             # large layer patches over 10,000 files per edit)
-            root = os.fspath(self.out_dir)
             for rel, at in sorted(self.fingerprint_at.items()):
                 if at and rel in keep and rel not in files:
-                    _patch(os.path.join(root, rel), at, fp_new)
+                    self.site.patch(rel, at, fp_new)
                     self.digests[rel] = None
                     stats.patched += 1
         elif fp_new != fp_old:
             raise BuildError("the layer fingerprint changed length; rebuild from scratch")
         self.fingerprint = fingerprint
-        self._prune_dirs(stats.deleted)
+        if stats.deleted:
+            self.site.write_marker(self.digests)  # after they went: only what is there
+        self.site.prune_dirs(stats.deleted)
         return stats
-
-    def _path(self, rel: str) -> Path:
-        _check_rel(rel)
-        return self.out_dir / rel
-
-    def _write(self, rel: str, data: bytes) -> None:
-        path = self._path(rel)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-            os.chmod(tmp, 0o644)
-            os.replace(tmp, path)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
-
-    def _delete(self, rel: str) -> None:
-        try:
-            os.unlink(self._path(rel))
-        except FileNotFoundError:
-            pass
-
-    def _prune_dirs(self, deleted: list[str]) -> None:
-        """Remove directories a deletion left empty (a full build would not have them)."""
-        dirs = sorted({os.path.dirname(rel) for rel in deleted if os.path.dirname(rel)},
-                      key=lambda d: -d.count("/"))
-        for directory in dirs:
-            while directory:
-                try:
-                    os.rmdir(self.out_dir / directory)
-                except OSError:
-                    break
-                directory = os.path.dirname(directory)
-
-
-def _patch(path: str, offsets: tuple[int, ...], value: bytes) -> None:
-    fd = os.open(path, os.O_WRONLY)
-    try:
-        for at in offsets:
-            os.pwrite(fd, value, at)
-    finally:
-        os.close(fd)
 
 
 def _offsets(data: bytes, needle: bytes) -> tuple[int, ...]:

@@ -215,7 +215,7 @@ def test_a_failed_build_leaves_the_previous_site_intact(tmp_path, demo_site):
     assert (out / "index.html").read_bytes() == b"old"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]  # no temporary left behind
     write_site([("index.html", b"new")], out)
-    assert sorted(p.name for p in out.iterdir()) == ["index.html"]  # stale files never survive
+    assert sorted(p.name for p in out.iterdir()) == [".devcontext-site", "index.html"]  # stale files never survive
 
 
 def test_writer_refuses_paths_outside_the_site(tmp_path):
