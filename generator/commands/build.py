@@ -14,7 +14,7 @@ from ..site.build import Progress, SiteInputs, build_site
 from ..site.render import TEMPLATES_DIR
 from ..workspace import Workspace
 from ..writer import write_site
-from .common import add_repo_option, plural
+from .common import add_repo_option, limits_from_args, plural
 
 __all__ = ["register", "run", "site_label"]
 
@@ -42,7 +42,7 @@ def site_label(ws: Workspace) -> str:
 def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     out = Path(args.out)
-    ws = Workspace.open(args.repo, exclude=[out])
+    ws = Workspace.open(args.repo, exclude=[out], limits=limits_from_args(args))
     progress = TerminalProgress(enabled=False if args.quiet else None)
     inputs = SiteInputs(
         index=ws.index,

@@ -13,6 +13,7 @@ from typing import Iterable
 from ..diagnostics import Diagnostic
 from .kinds import DEFAULT_CLASSES
 from .pathspec import Pathspec, compile_pathspec
+from .limits import DEFAULT_LIMITS, Limits
 from .yamlish import parse_yaml
 
 __all__ = [
@@ -93,7 +94,8 @@ def _type_word(value: object) -> str:
     return type(value).__name__
 
 
-def parse_manifest(text: str, existing_paths: Iterable[str]) -> tuple[Manifest, list[Diagnostic]]:
+def parse_manifest(text: str, existing_paths: Iterable[str], *,
+                   limits: Limits = DEFAULT_LIMITS) -> tuple[Manifest, list[Diagnostic]]:
     """Read ``.ai/manifest.yaml``; every problem is a diagnostic, never an exception."""
     diags: list[Diagnostic] = []
 
@@ -102,9 +104,13 @@ def parse_manifest(text: str, existing_paths: Iterable[str]) -> tuple[Manifest, 
             Diagnostic(severity=severity, code=code, path=MANIFEST_PATH, line=line, message=message)
         )
 
-    parsed = parse_yaml(text)
+    parsed = parse_yaml(text, limits=limits)
     if parsed.problem is not None:
         p = parsed.problem
+        if p.code != "yaml_syntax":
+            diag("error", p.code, f"the manifest is too large to load: {p.message}. Until then "
+                 "only the built-in section paths are used.", p.line)
+            return Manifest(), diags
         diag(
             "error",
             "yaml_syntax",
@@ -293,7 +299,7 @@ _CLASS_KEYS = ("id", "kind", "discovery", "pathspec", "required")
 
 
 def resolve_classes(
-    manifest: Manifest, sources_text: str | None, path: str
+    manifest: Manifest, sources_text: str | None, path: str, *, limits: Limits = DEFAULT_LIMITS
 ) -> tuple[list[SourceClass], list[Diagnostic]]:
     """Built-in classes, extended and overridden (same id) by ``sources.yaml``."""
     diags: list[Diagnostic] = []
@@ -309,9 +315,15 @@ def resolve_classes(
             )
         )
         return list(classes.values()), diags
-    parsed = parse_yaml(sources_text)
+    parsed = parse_yaml(sources_text, limits=limits)
     if parsed.problem is not None:
         p = parsed.problem
+        if p.code != "yaml_syntax":
+            diags.append(Diagnostic(
+                severity="error", code=p.code, path=path, line=p.line, column=p.column,
+                message=f"the source classes file is too large to load: {p.message}. Until "
+                "then only the built-in classes are used."))
+            return list(classes.values()), diags
         diags.append(
             Diagnostic(
                 severity="error",

@@ -310,13 +310,26 @@ def _resolve_key(key: str) -> Any:
     return value
 
 
-def fast_parse(text: str) -> tuple[Any, list[int], list[tuple[str, int]], dict[str, int]] | None:
+def fast_parse(text: str, *, max_nodes: int | None = None, max_depth: int | None = None,
+               ) -> tuple[Any, list[int], list[tuple[str, int]], dict[str, int]] | None:
     """(value, dialect lines, duplicate keys, top-level key lines) for text in the subset;
-    None otherwise."""
+    None otherwise.
+
+    A document that might exceed ``max_nodes`` or ``max_depth`` is left to PyYAML, whose
+    counting composer reports the limit: here the bounds are estimated from the lines
+    alone (at most four nodes per line plus one per flow-list comma; every level of
+    nesting in the subset is a new indentation, or a sequence at its key's indentation, plus
+    one for a flow list), so the common
+    case pays nothing.
+    """
     try:
         doc = _Doc(text)
         if not doc.lines:
             return None, [], [], {}
+        if max_nodes is not None and 4 * len(doc.lines) + text.count(",") > max_nodes:
+            return None
+        if max_depth is not None and 2 * len({ind for _, ind, _ in doc.lines}) + 1 > max_depth:
+            return None
         value = doc.block(doc.lines[0][1])
         if doc.pos != len(doc.lines):
             raise _Unsupported

@@ -17,6 +17,7 @@ from ..diagnostics import Diagnostic
 from ..model import LayerObject, Provenance, uri_for
 from .frontmatter import split_front_matter
 from .kinds import FACT_KEYS, KindSpec, kind_spec
+from .limits import DEFAULT_LIMITS, Limits
 from .yamlish import YamlResult, parse_yaml
 
 __all__ = ["Claim", "ParsedFile", "parse_file", "decode_text", "CONTEXT_SCHEMA"]
@@ -162,6 +163,9 @@ class _FileContext:
 def _yaml_problem(ctx: _FileContext, result: YamlResult, what: str) -> None:
     p = result.problem
     assert p is not None
+    if p.code != "yaml_syntax":  # a limit: the message says which, and the flag to raise it
+        ctx.diag("error", p.code, f"{what} is too large to load: {p.message}.", p.line, p.column)
+        return
     where = f"line {p.line}, column {p.column}" if p.line is not None else "an unknown line"
     ctx.diag(
         "error",
@@ -397,8 +401,9 @@ def _make_object(
     )
 
 
-def _parse_mapping(ctx: _FileContext, text: str, offset: int, what: str) -> tuple[dict | None, dict[str, int]]:
-    result = parse_yaml(text, line_offset=offset - 1)
+def _parse_mapping(ctx: _FileContext, text: str, offset: int, what: str,
+                   limits: Limits = DEFAULT_LIMITS) -> tuple[dict | None, dict[str, int]]:
+    result = parse_yaml(text, line_offset=offset - 1, limits=limits)
     if result.problem is not None:
         _yaml_problem(ctx, result, what)
         return None, {}
@@ -467,6 +472,7 @@ def parse_file(
     section: str | None,
     *,
     contract_name: bool = False,
+    limits: Limits = DEFAULT_LIMITS,
 ) -> ParsedFile:
     """Parse one file claimed by ``claims``.
 
@@ -507,10 +513,11 @@ def parse_file(
             return ParsedFile((), tuple(ctx.diagnostics))
         if fm.yaml_text is not None:
             has_front_matter = True
-            fields, lines = _parse_mapping(ctx, fm.yaml_text, fm.yaml_first_line, "the front matter")
+            fields, lines = _parse_mapping(ctx, fm.yaml_text, fm.yaml_first_line, "the front matter",
+                                           limits)
             parsed_ok = fields is not None
     elif is_yaml:
-        fields, lines = _parse_mapping(ctx, text, 1, "the file")
+        fields, lines = _parse_mapping(ctx, text, 1, "the file", limits)
         parsed_ok = fields is not None
         if parsed_ok and not fields:
             ctx.diag("warning", "empty_file",
