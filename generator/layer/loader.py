@@ -198,6 +198,7 @@ def assemble_layer(setup: LayerSetup, problems: Iterable[Diagnostic],
             )
 
     objects = _unique_identities(candidates, diagnostics)
+    _case_clashes(objects, files, diagnostics)
     return Layer(
         manifest=setup.manifest,
         classes=setup.classes,
@@ -246,6 +247,41 @@ def _unique_identities(candidates: list[LayerObject], diagnostics: list[Diagnost
                 )
             )
     return kept
+
+
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def _case_clashes(objects: list[LayerObject], files: dict[str, int],
+                  diagnostics: list[Diagnostic]) -> None:
+    """Warn where two names differ only in ASCII letter case: a case-insensitive disk (macOS,
+    Windows) holds only one of the two files, and the site's pages for two such identities
+    (their file names keep letters as they are) overwrite each other there."""
+    seen: dict[str, str] = {}
+    for rel_path in sorted(files):
+        key = rel_path.translate(_ASCII_LOWER)
+        if key in seen:
+            diagnostics.append(Diagnostic(
+                severity="warning", code="case_clash", path=rel_path,
+                message=f"differs from {seen[key]} only in letter case; a case-insensitive disk "
+                "(macOS, Windows) keeps only one of them. Rename one of the two files."))
+        else:
+            seen[key] = rel_path
+    holders: dict[tuple[str, str], LayerObject] = {}
+    for obj in sorted(objects, key=lambda o: (o.provenance.path, o.uri)):
+        key = (obj.kind, obj.identity.translate(_ASCII_LOWER))
+        other = holders.get(key)
+        if other is None:
+            holders[key] = obj
+            continue
+        if other.provenance.path.translate(_ASCII_LOWER) == obj.provenance.path.translate(_ASCII_LOWER):
+            continue  # the same clash, already reported for the files
+        diagnostics.append(Diagnostic(
+            severity="warning", code="case_clash", path=obj.provenance.path,
+            line=obj.line_of(_identity_field(obj)) or None,
+            message=f"{obj.kind} `{obj.identity}` differs from `{other.identity}` (in "
+            f"{other.provenance.path}) only in letter case; on a case-insensitive disk their "
+            "pages in the built site overwrite each other. Give one of them another id."))
 
 
 def _identity_field(obj: LayerObject) -> str:
