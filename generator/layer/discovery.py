@@ -114,7 +114,9 @@ def parse_manifest(text: str, existing_paths: Iterable[str], *,
         diag(
             "error",
             "yaml_syntax",
-            f"the manifest is not valid YAML at line {p.line}, column {p.column}: {p.message}. "
+            f"the manifest is not valid YAML at "
+            f"{f'line {p.line}, column {p.column}' if p.line is not None else 'an unknown line'}: "
+            f"{p.message}. "
             "Fix the syntax; until then only the built-in section paths are used.",
             p.line,
         )
@@ -165,8 +167,22 @@ def parse_manifest(text: str, existing_paths: Iterable[str], *,
         )
         return default
 
-    repo_dir = _layer_path(sub_path("repo", "repo"))
-    local_dir = _layer_path(sub_path("local", "local"))
+    def sub_dir(key: str, default: str) -> str:
+        raw = sub_path(key, default)
+        rel = _layer_path(raw)
+        if _is_safe(rel) and rel.startswith(LAYER_DIR + "/"):
+            return rel
+        diag(
+            "error",
+            "manifest_field",
+            f"field `{key}.path` points at `{raw}`, which is not a directory inside .ai/ (below "
+            f"it, not .ai/ itself); `{default}` is used. Write `{key}: {{path: {default}}}`.",
+            lines.get(key),
+        )
+        return _layer_path(default)
+
+    repo_dir = sub_dir("repo", "repo")
+    local_dir = sub_dir("local", "local")
 
     existing = set(existing_paths)
     dirs: set[str] = set()
@@ -331,7 +347,9 @@ def resolve_classes(
                 path=path,
                 line=p.line,
                 column=p.column,
-                message=f"not valid YAML at line {p.line}, column {p.column}: {p.message}. "
+                message="not valid YAML at "
+                f"{f'line {p.line}, column {p.column}' if p.line is not None else 'an unknown line'}: "
+                f"{p.message}. "
                 "Fix the syntax; until then only the built-in classes are used.",
             )
         )

@@ -39,6 +39,9 @@ _KEY = re.compile(r"^(?P<key>[A-Za-z0-9_][A-Za-z0-9_.\-/ ]*?):(?:[ ]+|$)")
 _BAD_START = set("[]{}#&*!|>'\"%@`,?:-")
 
 
+#: Below Python's own limit on converting digits (4,300), which raises ValueError.
+_MAX_INT_DIGITS = 4000
+
 _MAYBE_NOT_TEXT = frozenset("-+.0123456789~nNtTfF")
 
 
@@ -52,6 +55,8 @@ def _resolve(text: str) -> Any:
     if text in _BOOL_FALSE:
         return False
     if _INT.match(text):
+        if len(text) > _MAX_INT_DIGITS:
+            raise _Unsupported  # Python refuses to convert it; PyYAML's constructor keeps text
         return int(text)
     if _INT_OTHER.match(text):
         raise _Unsupported  # rare; let PyYAML's constructor decide
@@ -102,9 +107,14 @@ def _after_quote(rest: str) -> None:
         raise _Unsupported
 
 
+# Characters YAML does not allow in a document (NUL and the other C0/C1 controls, surrogates,
+# U+FFFE/U+FFFF): libyaml refuses them, so must we.
+_NOT_PRINTABLE = re.compile("[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
 class _Doc:
     def __init__(self, text: str) -> None:
-        if "\t" in text or "\r" in text:
+        if "\t" in text or "\r" in text or _NOT_PRINTABLE.search(text):
             raise _Unsupported
         # (line number, indent, content without the indent or trailing spaces)
         self.lines: list[tuple[int, int, str]] = []

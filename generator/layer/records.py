@@ -257,6 +257,39 @@ def _check_types(ctx: _FileContext, kind: str, fields: dict, lines: dict[str, in
     return out
 
 
+#: Fields whose items are repository paths (or path globs) matched against the repository.
+_PATH_FIELDS = frozenset({"scope", "non_scope", "paths", "changed_files"})
+_DRIVE = re.compile(r"^[A-Za-z]:")
+
+
+def _foreign_path(path: str) -> str | None:
+    """Why ``path`` is not a repository-relative path with forward slashes, or None."""
+    if path.startswith("/"):
+        return "is absolute"
+    if _DRIVE.match(path) or "\\" in path:
+        return "is a Windows path"
+    if ".." in path.split("/"):
+        return "climbs out with `..`"
+    return None
+
+
+def _check_paths(ctx: _FileContext, fields: dict, lines: dict[str, int], label: str) -> None:
+    """Warn about path items that can never name a file of the repository."""
+    for key in sorted(_PATH_FIELDS & fields.keys()):
+        value = fields[key]
+        for item in [value] if isinstance(value, str) else value if isinstance(value, list) else []:
+            why = _foreign_path(item) if isinstance(item, str) else None
+            if why is not None:
+                ctx.diag(
+                    "warning",
+                    "foreign_path",
+                    f"field `{key}` of {label} names `{item}`, which {why}; paths are relative to "
+                    "the repository root, with `/` between names, so it matches nothing. Write "
+                    "it as a repository path (e.g. `lib/tool.sh`).",
+                    lines.get(key),
+                )
+
+
 def _first_text(fields: dict, keys: tuple[str, ...]) -> str | None:
     for key in keys:
         text = scalar_text(fields.get(key))
@@ -339,6 +372,7 @@ def _make_object(
     spec = kind_spec(kind)
     label_where = f"{kind} in {ctx.rel_path}" + (f" ({member})" if member else "")
     fields = _check_types(ctx, kind, fields, lines, label_where)
+    _check_paths(ctx, fields, lines, label_where)
     identity: str | None = None
     if spec.identity_fields:
         parts: list[str] = []

@@ -145,8 +145,12 @@ _LayerLoader.add_implicit_resolver(
 _LayerLoader.add_implicit_resolver("tag:yaml.org,2002:merge", re.compile(r"^<<$"), ["<"])
 
 
-def _construct_int(loader: Any, node: Any) -> int:
+def _construct_int(loader: Any, node: Any) -> int | str:
     text = loader.construct_scalar(node)
+    if len(text) > 4000:
+        # Python refuses to convert more than 4,300 digits (and a number that long is no
+        # count or id anyone meant): it stays the text it is.
+        return text
     if text.startswith("0o"):
         return int(text[2:], 8)
     if text.startswith("0x"):
