@@ -240,6 +240,9 @@ def _load(text: str, limits: Limits = DEFAULT_LIMITS) -> tuple[Any, list[tuple[s
 
 
 _MAX_REPAIRS = 200
+#: Each repair parses the whole text again, so repairs are also bounded by the bytes they
+#: re-read (a large file gets fewer): the parse stays proportional to the file's size.
+_REPAIR_BYTES = 8_000_000
 
 
 def parse_yaml(text: str, *, line_offset: int = 0, limits: Limits = DEFAULT_LIMITS) -> YamlResult:
@@ -261,7 +264,7 @@ def parse_yaml(text: str, *, line_offset: int = 0, limits: Limits = DEFAULT_LIMI
     lines: list[str] | None = None
     current = text
     first_problem: YamlProblem | None = None
-    for _ in range(_MAX_REPAIRS):
+    for _ in range(max(8, min(_MAX_REPAIRS, _REPAIR_BYTES // max(1, len(text))))):
         try:
             value, dups = _load(current, limits)
         except _LimitExceeded as exc:
