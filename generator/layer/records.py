@@ -290,6 +290,27 @@ def _check_paths(ctx: _FileContext, fields: dict, lines: dict[str, int], label: 
                 )
 
 
+#: Reference fields whose items name other objects of the same kind (an object naming
+#: itself there is dropped by the index: it can neither wait for nor replace itself).
+_SELF_FIELDS = ("depends_on", "supersedes")
+
+
+def _check_self_references(ctx: _FileContext, kind: str, identity: str, fields: dict,
+                           lines: dict[str, int], label: str) -> None:
+    own = {identity, uri_for(kind, identity)}
+    for key in _SELF_FIELDS:
+        value = fields.get(key)
+        items = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+        if any(scalar_text(item) is not None and scalar_text(item).strip() in own for item in items):
+            ctx.diag(
+                "warning",
+                "self_reference",
+                f"field `{key}` of {label} names `{identity}` itself; the reference is ignored. "
+                f"Remove it from `{key}`.",
+                lines.get(key),
+            )
+
+
 def _first_text(fields: dict, keys: tuple[str, ...]) -> str | None:
     for key in keys:
         text = scalar_text(fields.get(key))
@@ -404,6 +425,8 @@ def _make_object(
                     f"expected {naming[1]}. Rename the file or correct the id (the id is used).",
                     lines.get(spec.identity_fields[0]),
                 )
+    if identity is not None:
+        _check_self_references(ctx, kind, identity, fields, lines, label_where)
     if identity is None:
         identity = ctx.rel_path if member is None else f"{ctx.rel_path}#{member}"
     title = _first_text(fields, spec.title_fields) if spec.title_fields else None

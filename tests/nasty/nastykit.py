@@ -233,13 +233,15 @@ CASES: list[Case] = [
                                f"{ISSUES}/I0154.yaml": issue("I0154", depends_on=["I0154"]),
                                ".ai/repo/project/milestones/m2.yaml": "id: m2\ntitle: Two\ndepends_on: [m3]\n",
                                ".ai/repo/project/milestones/m3.yaml": "id: m3\ntitle: Three\ndepends_on: [m2, m3]\n"},
-         expect=(("dependency_cycle", None),)),
+         expect=(("dependency_cycle", f"{ISSUES}/I0151.yaml"), ("self_reference", f"{ISSUES}/I0154.yaml"),
+                 ("self_reference", ".ai/repo/project/milestones/m3.yaml"))),
     Case("supersedes_cycles", {f"{ADRS}/0006-a.md": "---\nid: adr-0006\ntitle: A\nstatus: superseded\nsupersedes: [adr-0007]\nrelated: [adr-0006]\n---\n",
-                               f"{ADRS}/0007-b.md": "---\nid: adr-0007\ntitle: B\nstatus: superseded\nsupersedes: [adr-0006, adr-0007]\n---\n"}),
+                               f"{ADRS}/0007-b.md": "---\nid: adr-0007\ntitle: B\nstatus: superseded\nsupersedes: [adr-0006, adr-0007]\n---\n"},
+         expect=(("supersedes_cycle", f"{ADRS}/0006-a.md"), ("self_reference", f"{ADRS}/0007-b.md"))),
     Case("references_to_nothing", {f"{ISSUES}/I0155.yaml": "id: I0155\nmilestone: m404\ntitle: Refs\n"
                                    "depends_on: ['majordomus://nokind/x', I9999, '', 'majordomus://', '::', 'issue:', I0155]\n"
                                    "serves: ['majordomus://issue/']\n"},
-         expect=(("unresolved_reference", f"{ISSUES}/I0155.yaml"),)),
+         expect=(("unresolved_reference", f"{ISSUES}/I0155.yaml"), ("self_reference", f"{ISSUES}/I0155.yaml"))),
     Case("hostile_scope_paths", {f"{ISSUES}/I0156.yaml": issue("I0156") +
                                  "scope: ['../outside', '/etc/passwd', 'C:\\Windows\\system32', 'lib\\..\\..\\x',"
                                  " '..', '.', '', '//', 'lib/../../outside/secret.sh', '**/**/**/**/**/**/x', '\\\\server\\share']\n"
