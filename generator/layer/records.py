@@ -492,7 +492,13 @@ def _list_members(ctx: _FileContext, claim: Claim, spec: KindSpec, data: dict, t
             lines.get(spec.list_key or ""),
         )
         return []
-    text_lines = text.split("\n")
+    # The line of each `id:` (first one per value), found in one pass: looking it up per
+    # item was quadratic in a list of thousands.
+    id_lines: dict[str, int] = {}
+    for number, line in enumerate(text.split("\n"), start=1):
+        stripped = line.strip().lstrip("- ").strip()
+        if stripped.startswith("id:"):
+            id_lines.setdefault(stripped[3:].strip().strip("\"'"), number)
     out = []
     for position, item in enumerate(items):
         member = f"{spec.list_key}.{position}"
@@ -506,13 +512,7 @@ def _list_members(ctx: _FileContext, claim: Claim, spec: KindSpec, data: dict, t
             )
             continue
         ident = scalar_text(item.get("id"))
-        member_line = None
-        if ident is not None:
-            for number, line in enumerate(text_lines, start=1):
-                stripped = line.strip().lstrip("- ").strip()
-                if stripped.startswith("id:") and stripped[3:].strip().strip("\"'") == ident:
-                    member_line = number
-                    break
+        member_line = id_lines.get(ident) if ident is not None else None
         out.append(_make_object(ctx, claim, {str(k): v for k, v in item.items()}, None, {},
                                 member, member_line))
     return out
