@@ -108,8 +108,9 @@ def parse_manifest(text: str, existing_paths: Iterable[str], *,
     if parsed.problem is not None:
         p = parsed.problem
         if p.code != "yaml_syntax":
-            diag("error", p.code, f"the manifest is too large to load: {p.message}. Until then "
-                 "only the built-in section paths are used.", p.line)
+            where = f" at line {p.line}" if p.line is not None else ""
+            diag("error", p.code, f"the manifest is too large to load{where}: {p.message}. Until "
+                 "then only the built-in section paths are used.", p.line)
             return Manifest(), diags
         diag(
             "error",
@@ -337,7 +338,8 @@ def resolve_classes(
         if p.code != "yaml_syntax":
             diags.append(Diagnostic(
                 severity="error", code=p.code, path=path, line=p.line, column=p.column,
-                message=f"the source classes file is too large to load: {p.message}. Until "
+                message="the source classes file is too large to load"
+                f"{f' at line {p.line}' if p.line is not None else ''}: {p.message}. Until "
                 "then only the built-in classes are used."))
             return list(classes.values()), diags
         diags.append(

@@ -164,7 +164,9 @@ def _yaml_problem(ctx: _FileContext, result: YamlResult, what: str) -> None:
     p = result.problem
     assert p is not None
     if p.code != "yaml_syntax":  # a limit: the message says which, and the flag to raise it
-        ctx.diag("error", p.code, f"{what} is too large to load: {p.message}.", p.line, p.column)
+        where = f" at line {p.line}" if p.line is not None else ""
+        ctx.diag("error", p.code, f"{what} is too large to load{where}: {p.message}.", p.line,
+                 p.column)
         return
     where = f"line {p.line}, column {p.column}" if p.line is not None else "an unknown line"
     ctx.diag(

@@ -63,8 +63,8 @@ class _CountingComposer(Composer):
         mark = event.start_mark
         return _LimitExceeded(YamlProblem(
             mark.line + 1, mark.column + 1,
-            f"{found} by line {mark.line + 1}, over the limit of {limit:,}. The file was not "
-            f"loaded; if it is genuine, raise the limit with {LIMIT_FLAGS[limit_name]} N",
+            f"{found}, over the limit of {limit:,}. The file was not loaded; if it is "
+            f"genuine, raise the limit with {LIMIT_FLAGS[limit_name]} N",
             code=code,
         ))
 

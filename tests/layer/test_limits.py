@@ -52,8 +52,8 @@ def test_an_alias_bomb_stops_during_composition_with_the_line_and_the_flag():
     assert p is not None and p.code == "yaml_too_many_nodes" and result.value is None
     assert p.line == 7
     assert p.message == (
-        "aliases expand the document to 141,172 nodes by line 7, over the limit of 100,000. The "
-        "file was not loaded; if it is genuine, raise the limit with --max-yaml-nodes N")
+        "aliases expand the document to 141,172 nodes, over the limit of 100,000. The file was "
+        "not loaded; if it is genuine, raise the limit with --max-yaml-nodes N")
 
 
 def test_aliases_count_expanded_and_a_raised_limit_admits_them():
@@ -80,7 +80,7 @@ def test_deep_nesting_is_refused_at_the_depth_limit_in_both_readers():
     for text in (deep(100), "x: " + "[" * 100 + "]" * 100 + "\n"):
         p = parse_yaml(text).problem
         assert p is not None and p.code == "yaml_too_deep", text[:20]
-        assert p.message.startswith("collections nest 65 deep by line ")
+        assert p.message.startswith("collections nest 65 deep, over the limit of 64. ")
         assert p.message.endswith("raise the limit with --max-yaml-depth N")
     assert parse_yaml(deep(100), limits=Limits(max_yaml_depth=200)).problem is None
     assert parse_yaml(deep(63)).problem is None
@@ -101,11 +101,13 @@ def test_limit_diagnostics_name_the_file_and_the_rest_loads(tmp_path):
                        "majordomus://issue/I0004", "majordomus://adr/adr-0001"}
     (nodes,) = codes(layer, "yaml_too_many_nodes")
     assert (nodes.path, nodes.line, nodes.severity) == (f"{ISSUES}/I0002.yaml", 7, "error")
-    assert nodes.message.startswith("the file is too large to load: aliases expand the document")
+    assert nodes.message.startswith("the file is too large to load at line 7: aliases expand the")
     deep_ones = codes(layer, "yaml_too_deep")
     assert [(d.path, d.line) for d in deep_ones] == [(".ai/repo/adrs/0001-deep.md", 67),
                                                      (f"{ISSUES}/I0003.yaml", 66)]
-    assert deep_ones[0].message.startswith("the front matter is too large to load: collections")
+    # The front matter's line is the file's line (below the opening `---`), in the message too.
+    assert deep_ones[0].message.startswith(
+        "the front matter is too large to load at line 67: collections nest 65 deep, over the limit")
     (big,) = codes(layer, "file_too_large")
     assert big.path == f"{ISSUES}/I0004.yaml"
     assert big.message == (
@@ -136,8 +138,8 @@ def test_an_oversized_manifest_or_sources_file_is_a_diagnostic(tmp_path):
     # Once as the classes file, once as the `sources` object the file also is.
     as_object, d = codes(layer, "yaml_too_many_nodes")
     assert d.path == as_object.path == ".ai/repo/knowledge/sources.yaml"
-    assert as_object.message.startswith("the file is too large to load")
-    assert d.message.startswith("the source classes file is too large to load: aliases expand")
+    assert as_object.message.startswith("the file is too large to load at line 7")
+    assert d.message.startswith("the source classes file is too large to load at line 7: aliases")
     assert d.message.endswith("Until then only the built-in classes are used.")
     assert "majordomus://issue/I0001" in {o.uri for o in layer.objects}
 
