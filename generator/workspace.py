@@ -13,6 +13,7 @@ from typing import Iterable
 
 from .demo import demo_root
 from .index import Index, build_index
+from .layer.limits import DEFAULT_LIMITS, Limits
 from .layer.loader import Layer, ParseCache, load_layer
 from .layer.reader import SourceTree, read_source_tree
 
@@ -46,10 +47,12 @@ class Workspace:
         *,
         exclude: Iterable[Path] = (),
         cache: ParseCache | None = None,
+        limits: Limits = DEFAULT_LIMITS,
     ) -> "Workspace":
+        """Read and load ``repo``; a file beyond ``limits`` becomes a diagnostic."""
         root, is_demo = resolve_repo(repo)
-        tree = read_source_tree(root, exclude=exclude)
-        layer = load_layer(tree, cache=cache)
+        tree = read_source_tree(root, exclude=exclude, limits=limits)
+        layer = load_layer(tree, cache=cache, limits=limits)
         return cls(root=root, is_demo=is_demo, tree=tree, layer=layer, index=build_index(layer))
 
     @property

@@ -15,7 +15,7 @@ from ..site.build import Progress, SiteInputs, build_site
 from ..site.render import templates_dir
 from ..workspace import Workspace, resolve_repo
 from ..writer import write_site
-from .common import add_repo_option, plural
+from .common import add_repo_option, limits_from_args, plural
 from .report import first_few
 
 __all__ = ["register", "run", "site_label", "strict_failure"]
@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     out = Path(args.out)
     target = check_out_dir(args.out, repo=resolve_repo(args.repo)[0], home=home_dir())
-    ws = Workspace.open(args.repo, exclude=[target])
+    ws = Workspace.open(args.repo, exclude=[target], limits=limits_from_args(args))
     progress = TerminalProgress(enabled=False if args.quiet else None)
     inputs = SiteInputs(
         index=ws.index,

@@ -8,7 +8,7 @@ import sys
 from ..diagnostics import count_by_severity
 from ..jsonio import canonical_json_text
 from ..workspace import Workspace
-from .common import add_repo_option, plural
+from .common import add_repo_option, limits_from_args, plural
 from .report import checkout_prefix, diagnostic_line, github_command
 
 __all__ = ["register", "run", "FORMATS"]
@@ -36,7 +36,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    ws = Workspace.open(args.repo)
+    ws = Workspace.open(args.repo, limits=limits_from_args(args))
     index = ws.index
     diagnostics = index.diagnostics
     counts = count_by_severity(diagnostics)

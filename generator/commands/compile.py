@@ -10,7 +10,7 @@ from ..gitinfo import read_git
 from ..jsonio import canonical_json_text
 from ..textview import render_compiled
 from ..workspace import Workspace
-from .common import add_repo_option
+from .common import add_repo_option, limits_from_args
 from .requestopts import add_request_options, compile_input
 
 __all__ = ["register", "run"]
@@ -33,7 +33,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     data = compile_input(args)
-    ws = Workspace.open(args.repo)
+    ws = Workspace.open(args.repo, limits=limits_from_args(args))
     compiled = compile_context(ws.index, data, git=read_git(ws.root))
     if args.json:
         sys.stdout.write(canonical_json_text(compiled, indent=2))

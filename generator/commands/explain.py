@@ -11,7 +11,7 @@ from ..gitinfo import read_git
 from ..jsonio import canonical_json_text
 from ..textview import render_explanation
 from ..workspace import Workspace
-from .common import add_repo_option
+from .common import add_repo_option, limits_from_args
 from .requestopts import add_request_options, request_from_args
 
 __all__ = ["register", "run"]
@@ -33,7 +33,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     data = parse_input({"uri": args.uri, **request_from_args(args)}, explain=True)
-    ws = Workspace.open(args.repo)
+    ws = Workspace.open(args.repo, limits=limits_from_args(args))
     answer = explain(ws.index, data, git=read_git(ws.root))
     if args.json:
         sys.stdout.write(canonical_json_text(answer, indent=2))

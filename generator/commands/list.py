@@ -7,7 +7,7 @@ import sys
 
 from ..jsonio import canonical_json_text
 from ..workspace import Workspace
-from .common import add_repo_option
+from .common import add_repo_option, limits_from_args
 
 __all__ = ["register", "run"]
 
@@ -22,7 +22,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    ws = Workspace.open(args.repo)
+    ws = Workspace.open(args.repo, limits=limits_from_args(args))
     index = ws.index
     if args.kind and args.kind not in index.by_kind:
         print(f"devcontext list: the layer holds no objects of kind `{args.kind}`; kinds: "

@@ -20,7 +20,7 @@ from ..query.crossref import DEFAULT_DEPTH, MAX_DEPTH
 from ..query.render import render_trace
 from ..query.text import DEFAULT_LIMIT, MAX_LIMIT
 from ..workspace import Workspace
-from .common import add_repo_option
+from .common import add_repo_option, limits_from_args
 
 __all__ = ["register", "run"]
 
@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
             params["depth"] = args.depth
     if args.limit is not None:
         params["limit"] = args.limit
-    trace = run_query(Workspace.open(args.repo).index, params)
+    trace = run_query(Workspace.open(args.repo, limits=limits_from_args(args)).index, params)
     if args.json:
         sys.stdout.write(canonical_json_text(trace, indent=2))
     else:

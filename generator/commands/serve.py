@@ -19,7 +19,7 @@ from ..serve.session import ServeSession, describe_failure
 from ..site.build import Progress
 from ..site.render import templates_dir
 from ..workspace import resolve_repo
-from .common import add_repo_option
+from .common import add_repo_option, limits_from_args
 
 __all__ = ["register", "run"]
 
@@ -79,7 +79,8 @@ def run(args: argparse.Namespace) -> int:
             root, target, label=label,
             templates=templates_dir(args.templates),
             base_url=args.base_url, git=lambda: read_git(root, working_tree=False),
-            progress=Progress(stage=progress.stage, step=progress.step))
+            progress=Progress(stage=progress.stage, step=progress.step),
+            limits=limits_from_args(args))
         try:
             session = ServeSession(builder, host=args.host, port=args.port, token=args.token,
                                    say=say)

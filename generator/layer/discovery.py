@@ -14,6 +14,7 @@ from ..diagnostics import Diagnostic
 from ..paths import is_within
 from .kinds import DEFAULT_CLASSES
 from .pathspec import Pathspec, compile_pathspec
+from .limits import DEFAULT_LIMITS, Limits
 from .yamlish import parse_yaml
 
 __all__ = [
@@ -94,7 +95,8 @@ def _type_word(value: object) -> str:
     return type(value).__name__
 
 
-def parse_manifest(text: str, existing_paths: Iterable[str]) -> tuple[Manifest, list[Diagnostic]]:
+def parse_manifest(text: str, existing_paths: Iterable[str], *,
+                   limits: Limits = DEFAULT_LIMITS) -> tuple[Manifest, list[Diagnostic]]:
     """Read ``.ai/manifest.yaml``; every problem is a diagnostic, never an exception."""
     diags: list[Diagnostic] = []
 
@@ -103,13 +105,20 @@ def parse_manifest(text: str, existing_paths: Iterable[str]) -> tuple[Manifest, 
             Diagnostic(severity=severity, code=code, path=MANIFEST_PATH, line=line, message=message)
         )
 
-    parsed = parse_yaml(text)
+    parsed = parse_yaml(text, limits=limits)
     if parsed.problem is not None:
         p = parsed.problem
+        if p.code != "yaml_syntax":
+            where = f" at line {p.line}" if p.line is not None else ""
+            diag("error", p.code, f"the manifest is too large to load{where}: {p.message}. Until "
+                 "then only the built-in section paths are used.", p.line)
+            return Manifest(), diags
         diag(
             "error",
             "yaml_syntax",
-            f"the manifest is not valid YAML at line {p.line}, column {p.column}: {p.message}. "
+            f"the manifest is not valid YAML at "
+            f"{f'line {p.line}, column {p.column}' if p.line is not None else 'an unknown line'}: "
+            f"{p.message}. "
             "Fix the syntax; until then only the built-in section paths are used.",
             p.line,
         )
@@ -160,8 +169,22 @@ def parse_manifest(text: str, existing_paths: Iterable[str]) -> tuple[Manifest, 
         )
         return default
 
-    repo_dir = _layer_path(sub_path("repo", "repo"))
-    local_dir = _layer_path(sub_path("local", "local"))
+    def sub_dir(key: str, default: str) -> str:
+        raw = sub_path(key, default)
+        rel = _layer_path(raw)
+        if _is_safe(rel) and rel.startswith(LAYER_DIR + "/"):
+            return rel
+        diag(
+            "error",
+            "manifest_field",
+            f"field `{key}.path` points at `{raw}`, which is not a directory inside .ai/ (below "
+            f"it, not .ai/ itself); `{default}` is used. Write `{key}: {{path: {default}}}`.",
+            lines.get(key),
+        )
+        return _layer_path(default)
+
+    repo_dir = sub_dir("repo", "repo")
+    local_dir = sub_dir("local", "local")
 
     existing = set(existing_paths)
     dirs: set[str] = set()
@@ -294,7 +317,7 @@ _CLASS_KEYS = ("id", "kind", "discovery", "pathspec", "required")
 
 
 def resolve_classes(
-    manifest: Manifest, sources_text: str | None, path: str
+    manifest: Manifest, sources_text: str | None, path: str, *, limits: Limits = DEFAULT_LIMITS
 ) -> tuple[list[SourceClass], list[Diagnostic]]:
     """Built-in classes, extended and overridden (same id) by ``sources.yaml``."""
     diags: list[Diagnostic] = []
@@ -310,9 +333,16 @@ def resolve_classes(
             )
         )
         return list(classes.values()), diags
-    parsed = parse_yaml(sources_text)
+    parsed = parse_yaml(sources_text, limits=limits)
     if parsed.problem is not None:
         p = parsed.problem
+        if p.code != "yaml_syntax":
+            diags.append(Diagnostic(
+                severity="error", code=p.code, path=path, line=p.line, column=p.column,
+                message="the source classes file is too large to load"
+                f"{f' at line {p.line}' if p.line is not None else ''}: {p.message}. Until "
+                "then only the built-in classes are used."))
+            return list(classes.values()), diags
         diags.append(
             Diagnostic(
                 severity="error",
@@ -320,7 +350,9 @@ def resolve_classes(
                 path=path,
                 line=p.line,
                 column=p.column,
-                message=f"not valid YAML at line {p.line}, column {p.column}: {p.message}. "
+                message="not valid YAML at "
+                f"{f'line {p.line}, column {p.column}' if p.line is not None else 'an unknown line'}: "
+                f"{p.message}. "
                 "Fix the syntax; until then only the built-in classes are used.",
             )
         )

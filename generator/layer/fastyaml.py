@@ -39,6 +39,9 @@ _KEY = re.compile(r"^(?P<key>[A-Za-z0-9_][A-Za-z0-9_.\-/ ]*?):(?:[ ]+|$)")
 _BAD_START = set("[]{}#&*!|>'\"%@`,?:-")
 
 
+#: Below Python's own limit on converting digits (4,300), which raises ValueError.
+_MAX_INT_DIGITS = 4000
+
 _MAYBE_NOT_TEXT = frozenset("-+.0123456789~nNtTfF")
 
 
@@ -52,6 +55,8 @@ def _resolve(text: str) -> Any:
     if text in _BOOL_FALSE:
         return False
     if _INT.match(text):
+        if len(text) > _MAX_INT_DIGITS:
+            raise _Unsupported  # Python refuses to convert it; PyYAML's constructor keeps text
         return int(text)
     if _INT_OTHER.match(text):
         raise _Unsupported  # rare; let PyYAML's constructor decide
@@ -102,9 +107,14 @@ def _after_quote(rest: str) -> None:
         raise _Unsupported
 
 
+# Characters YAML does not allow in a document (NUL and the other C0/C1 controls, surrogates,
+# U+FFFE/U+FFFF): libyaml refuses them, so must we.
+_NOT_PRINTABLE = re.compile("[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
 class _Doc:
     def __init__(self, text: str) -> None:
-        if "\t" in text or "\r" in text:
+        if "\t" in text or "\r" in text or _NOT_PRINTABLE.search(text):
             raise _Unsupported
         # (line number, indent, content without the indent or trailing spaces)
         self.lines: list[tuple[int, int, str]] = []
@@ -310,13 +320,26 @@ def _resolve_key(key: str) -> Any:
     return value
 
 
-def fast_parse(text: str) -> tuple[Any, list[int], list[tuple[str, int]], dict[str, int]] | None:
+def fast_parse(text: str, *, max_nodes: int | None = None, max_depth: int | None = None,
+               ) -> tuple[Any, list[int], list[tuple[str, int]], dict[str, int]] | None:
     """(value, dialect lines, duplicate keys, top-level key lines) for text in the subset;
-    None otherwise."""
+    None otherwise.
+
+    A document that might exceed ``max_nodes`` or ``max_depth`` is left to PyYAML, whose
+    counting composer reports the limit: here the bounds are estimated from the lines
+    alone (at most four nodes per line plus one per flow-list comma; every level of
+    nesting in the subset is a new indentation, or a sequence at its key's indentation, plus
+    one for a flow list), so the common
+    case pays nothing.
+    """
     try:
         doc = _Doc(text)
         if not doc.lines:
             return None, [], [], {}
+        if max_nodes is not None and 4 * len(doc.lines) + text.count(",") > max_nodes:
+            return None
+        if max_depth is not None and 2 * len({ind for _, ind, _ in doc.lines}) + 1 > max_depth:
+            return None
         value = doc.block(doc.lines[0][1])
         if doc.pos != len(doc.lines):
             raise _Unsupported

@@ -24,6 +24,7 @@ from .discovery import (
     resolve_classes,
     sources_path,
 )
+from .limits import DEFAULT_LIMITS, Limits
 from .reader import SourceTree, read_source_tree
 from .records import Claim, ParsedFile, parse_file
 
@@ -38,6 +39,8 @@ __all__ = [
     "layer_setup",
     "load_file",
     "assemble_layer",
+    "Limits",
+    "DEFAULT_LIMITS",
 ]
 
 #: Per-file parse results keyed by everything the parse depends on; lets a rebuild re-parse
@@ -93,11 +96,13 @@ class LayerSetup:
     src_path: str
     #: The manifest's and the classes' diagnostics, in that order.
     diagnostics: tuple[Diagnostic, ...]
+    #: What one file may cost to parse (every file of the layer is parsed under these).
+    limits: Limits = DEFAULT_LIMITS
 
     def discovery_key(self) -> tuple:
         """Everything a per-file result (:func:`load_file`) depends on besides the file."""
         return (self.manifest.local_dir, self.manifest.context_documents,
-                tuple(self.manifest.sections.items()), self.classes)
+                tuple(self.manifest.sections.items()), self.classes, self.limits)
 
 
 @dataclass(frozen=True)
@@ -110,17 +115,19 @@ class FileLoad:
     diagnostics: tuple[Diagnostic, ...]
 
 
-def layer_setup(files: dict[str, bytes]) -> LayerSetup:
-    """Parse the manifest and resolve the classes (pure)."""
+def layer_setup(files: dict[str, bytes], *, limits: Limits = DEFAULT_LIMITS) -> LayerSetup:
+    """Parse the manifest and resolve the classes (pure); ``limits`` bound every file's parse."""
     manifest_bytes = files.get(MANIFEST_PATH)
     manifest_text = manifest_bytes.decode("utf-8", "replace") if manifest_bytes is not None else ""
-    manifest, manifest_diags = parse_manifest(manifest_text, files)
+    manifest, manifest_diags = parse_manifest(manifest_text, files, limits=limits)
     src_path = sources_path(manifest)
     src_bytes = files.get(src_path)
     classes, class_diags = resolve_classes(
-        manifest, None if src_bytes is None else src_bytes.decode("utf-8", "replace"), src_path
+        manifest, None if src_bytes is None else src_bytes.decode("utf-8", "replace"), src_path,
+        limits=limits,
     )
-    return LayerSetup(manifest, tuple(classes), src_path, tuple(manifest_diags) + tuple(class_diags))
+    return LayerSetup(manifest, tuple(classes), src_path, tuple(manifest_diags) + tuple(class_diags),
+                      limits)
 
 
 def _class_prefixes(setup: LayerSetup) -> list[tuple[SourceClass, str]]:
@@ -152,10 +159,11 @@ def load_file(setup: LayerSetup, rel_path: str, data: bytes, *, cache: ParseCach
             ),))
         return FileLoad(claims, (), ())
     section = manifest.section_of(rel_path)
-    key = (rel_path, hashlib.sha1(data).digest(), claims, section, contract_name)
+    key = (rel_path, hashlib.sha1(data).digest(), claims, section, contract_name, setup.limits)
     parsed = cache.get(key) if cache is not None else None
     if parsed is None:
-        parsed = parse_file(rel_path, data, claims, section, contract_name=contract_name)
+        parsed = parse_file(rel_path, data, claims, section, contract_name=contract_name,
+                            limits=setup.limits)
         if cache is not None:
             cache[key] = parsed
     return FileLoad(claims, parsed.objects, parsed.diagnostics)
@@ -191,6 +199,7 @@ def assemble_layer(setup: LayerSetup, problems: Iterable[Diagnostic],
             )
 
     objects = _unique_identities(candidates, diagnostics)
+    _case_clashes(objects, files, diagnostics)
     return Layer(
         manifest=setup.manifest,
         classes=setup.classes,
@@ -201,9 +210,11 @@ def assemble_layer(setup: LayerSetup, problems: Iterable[Diagnostic],
     )
 
 
-def load_layer(tree: SourceTree, *, cache: ParseCache | None = None) -> Layer:
-    """Parse every file of ``tree`` into objects; never raises for bad input."""
-    setup = layer_setup(tree.files)
+def load_layer(tree: SourceTree, *, cache: ParseCache | None = None,
+               limits: Limits = DEFAULT_LIMITS) -> Layer:
+    """Parse every file of ``tree`` into objects; never raises for bad input (a file beyond
+    ``limits`` is a diagnostic)."""
+    setup = layer_setup(tree.files, limits=limits)
     prefixes = _class_prefixes(setup)
     loads = [load_file(setup, rel_path, data, cache=cache, _prefixes=prefixes)
              for rel_path, data in tree.files.items()]
@@ -239,6 +250,41 @@ def _unique_identities(candidates: list[LayerObject], diagnostics: list[Diagnost
     return kept
 
 
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def _case_clashes(objects: list[LayerObject], files: dict[str, int],
+                  diagnostics: list[Diagnostic]) -> None:
+    """Warn where two names differ only in ASCII letter case: a case-insensitive disk (macOS,
+    Windows) holds only one of the two files, and the site's pages for two such identities
+    (their file names keep letters as they are) overwrite each other there."""
+    seen: dict[str, str] = {}
+    for rel_path in sorted(files):
+        key = rel_path.translate(_ASCII_LOWER)
+        if key in seen:
+            diagnostics.append(Diagnostic(
+                severity="warning", code="case_clash", path=rel_path,
+                message=f"differs from {seen[key]} only in letter case; a case-insensitive disk "
+                "(macOS, Windows) keeps only one of them. Rename one of the two files."))
+        else:
+            seen[key] = rel_path
+    holders: dict[tuple[str, str], LayerObject] = {}
+    for obj in sorted(objects, key=lambda o: (o.provenance.path, o.uri)):
+        key = (obj.kind, obj.identity.translate(_ASCII_LOWER))
+        other = holders.get(key)
+        if other is None:
+            holders[key] = obj
+            continue
+        if other.provenance.path.translate(_ASCII_LOWER) == obj.provenance.path.translate(_ASCII_LOWER):
+            continue  # the same clash, already reported for the files
+        diagnostics.append(Diagnostic(
+            severity="warning", code="case_clash", path=obj.provenance.path,
+            line=obj.line_of(_identity_field(obj)) or None,
+            message=f"{obj.kind} `{obj.identity}` differs from `{other.identity}` (in "
+            f"{other.provenance.path}) only in letter case; on a case-insensitive disk their "
+            "pages in the built site overwrite each other. Give one of them another id."))
+
+
 def _identity_field(obj: LayerObject) -> str:
     from .kinds import kind_spec
 
@@ -247,8 +293,9 @@ def _identity_field(obj: LayerObject) -> str:
 
 
 def load_repository(
-    root: Path | str, *, exclude: Iterable[Path | str] = (), cache: ParseCache | None = None
+    root: Path | str, *, exclude: Iterable[Path | str] = (), cache: ParseCache | None = None,
+    limits: Limits = DEFAULT_LIMITS,
 ) -> tuple[SourceTree, Layer]:
-    """Read the repository at ``root`` and load its layer."""
-    tree = read_source_tree(root, exclude=exclude)
-    return tree, load_layer(tree, cache=cache)
+    """Read the repository at ``root`` and load its layer, both under ``limits``."""
+    tree = read_source_tree(root, exclude=exclude, limits=limits)
+    return tree, load_layer(tree, cache=cache, limits=limits)

@@ -27,6 +27,7 @@ from .discovery import (
     resolve_classes,
     sources_path,
 )
+from .limits import DEFAULT_LIMITS, LIMIT_FLAGS, Limits
 
 __all__ = ["SourceTree", "read_source_tree", "read_paths", "SKIPPED_DIRS"]
 
@@ -50,8 +51,9 @@ def _inside(root_real: str, target: str) -> bool:
 
 
 class _Reader:
-    def __init__(self, root: Path, exclude: Iterable[Path]) -> None:
+    def __init__(self, root: Path, exclude: Iterable[Path], limits: Limits = DEFAULT_LIMITS) -> None:
         self.root = root
+        self.limits = limits
         self.root_real = os.path.realpath(root)
         self.exclude_real = {os.path.realpath(p) for p in exclude}
         self.tree = SourceTree()
@@ -92,11 +94,33 @@ class _Reader:
                          "is not a regular file (a device, socket or pipe); it was skipped.")
             return
         try:
+            size = os.stat(abs_path).st_size
+        except OSError:
+            size = 0
+        if size > self.limits.max_file_bytes:
+            self.too_large(rel)
+            return
+        try:
             with open(abs_path, "rb") as handle:
-                self.tree.files[rel] = handle.read()
+                # Never more than the limit (plus one byte to see it passed): a file that grows
+                # between the stat and the read, or a link's target, is bounded too.
+                data = handle.read(self.limits.max_file_bytes + 1)
         except OSError as exc:
             self.problem("error", "unreadable", rel,
                          f"cannot be read: {exc.strerror}. Check its permissions.")
+            return
+        if len(data) > self.limits.max_file_bytes:
+            self.too_large(rel)
+            return
+        self.tree.files[rel] = data
+
+    def too_large(self, rel: str) -> None:
+        limit = self.limits.max_file_bytes
+        self.problem(
+            "error", "file_too_large", rel,
+            f"is larger than the limit of {limit:,} bytes per layer file; it was not read. "
+            f"Remove it from the layer, or raise the limit with {LIMIT_FLAGS['max_file_bytes']} N "
+            "if the file is genuine.")
 
     def walk(self, rel_dir: str, recursive: bool, skip: frozenset[str] = frozenset(),
              accept=lambda rel: True) -> None:
@@ -144,10 +168,12 @@ class _Reader:
                 self.read_file(rel)
 
 
-def read_source_tree(root: Path | str, *, exclude: Iterable[Path | str] = ()) -> SourceTree:
+def read_source_tree(root: Path | str, *, exclude: Iterable[Path | str] = (),
+                     limits: Limits = DEFAULT_LIMITS) -> SourceTree:
     """Read the layer of the repository at ``root``.
 
-    ``exclude`` names directories never read (the build's output directory, for one).
+    ``exclude`` names directories never read (the build's output directory, for one); a file
+    over ``limits.max_file_bytes`` is a ``file_too_large`` problem, not read.
     Raises :class:`LayerError` only when there is no layer at all.
     """
     root = Path(root)
@@ -159,16 +185,17 @@ def read_source_tree(root: Path | str, *, exclude: Iterable[Path | str] = ()) ->
             f"{root} has no {MANIFEST_PATH}, so it holds no AI layer. Pass the repository root "
             "(the directory that contains .ai/) with --repo DIR, or omit --repo for the demo."
         )
-    reader = _Reader(root, [Path(p) for p in exclude])
+    reader = _Reader(root, [Path(p) for p in exclude], limits)
     reader.read_file(MANIFEST_PATH)
     manifest_text = reader.tree.files.get(MANIFEST_PATH, b"").decode("utf-8", "replace")
-    manifest, _ = parse_manifest(manifest_text, ())
+    manifest, _ = parse_manifest(manifest_text, (), limits=limits)
     reader.walk(LAYER_DIR, True, skip=frozenset({manifest.local_dir}))
 
     src = sources_path(manifest)
     sources_bytes = reader.tree.files.get(src)
     classes, _ = resolve_classes(
-        manifest, None if sources_bytes is None else sources_bytes.decode("utf-8", "replace"), src
+        manifest, None if sources_bytes is None else sources_bytes.decode("utf-8", "replace"), src,
+        limits=limits,
     )
     for source_class in classes:
         spec = source_class.pathspec
@@ -231,6 +258,7 @@ def read_paths(
     manifest: Manifest,
     classes: Iterable[SourceClass],
     exclude: Iterable[Path | str] = (),
+    limits: Limits = DEFAULT_LIMITS,
 ) -> tuple[dict[str, bytes | None], list[Diagnostic]] | None:
     """Re-read single files as :func:`read_source_tree` would read them (for a rebuild
     after an edit): each path's bytes (None: not part of the tree) and the problems met.
@@ -241,7 +269,7 @@ def read_paths(
     root = Path(root)
     classes = tuple(classes)
     src = sources_path(manifest)
-    reader = _Reader(root, [Path(p) for p in exclude])
+    reader = _Reader(root, [Path(p) for p in exclude], limits)
     out: dict[str, bytes | None] = {}
     for rel in sorted(set(rel_paths)):
         if not rel or rel.startswith("/") or ".." in rel.split("/") or "\\" in rel:

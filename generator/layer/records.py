@@ -17,6 +17,7 @@ from ..diagnostics import Diagnostic
 from ..model import LayerObject, Provenance, uri_for
 from .frontmatter import split_front_matter
 from .kinds import FACT_KEYS, KindSpec, kind_spec
+from .limits import DEFAULT_LIMITS, Limits
 from .yamlish import YamlResult, parse_yaml
 
 __all__ = ["Claim", "ParsedFile", "parse_file", "decode_text", "CONTEXT_SCHEMA"]
@@ -162,6 +163,11 @@ class _FileContext:
 def _yaml_problem(ctx: _FileContext, result: YamlResult, what: str) -> None:
     p = result.problem
     assert p is not None
+    if p.code != "yaml_syntax":  # a limit: the message says which, and the flag to raise it
+        where = f" at line {p.line}" if p.line is not None else ""
+        ctx.diag("error", p.code, f"{what} is too large to load{where}: {p.message}.", p.line,
+                 p.column)
+        return
     where = f"line {p.line}, column {p.column}" if p.line is not None else "an unknown line"
     ctx.diag(
         "error",
@@ -253,6 +259,60 @@ def _check_types(ctx: _FileContext, kind: str, fields: dict, lines: dict[str, in
     return out
 
 
+#: Fields whose items are repository paths (or path globs) matched against the repository.
+_PATH_FIELDS = frozenset({"scope", "non_scope", "paths", "changed_files"})
+_DRIVE = re.compile(r"^[A-Za-z]:")
+
+
+def _foreign_path(path: str) -> str | None:
+    """Why ``path`` is not a repository-relative path with forward slashes, or None."""
+    if path.startswith("/"):
+        return "is absolute"
+    if _DRIVE.match(path) or "\\" in path:
+        return "is a Windows path"
+    if ".." in path.split("/"):
+        return "climbs out with `..`"
+    return None
+
+
+def _check_paths(ctx: _FileContext, fields: dict, lines: dict[str, int], label: str) -> None:
+    """Warn about path items that can never name a file of the repository."""
+    for key in sorted(_PATH_FIELDS & fields.keys()):
+        value = fields[key]
+        for item in [value] if isinstance(value, str) else value if isinstance(value, list) else []:
+            why = _foreign_path(item) if isinstance(item, str) else None
+            if why is not None:
+                ctx.diag(
+                    "warning",
+                    "foreign_path",
+                    f"field `{key}` of {label} names `{item}`, which {why}; paths are relative to "
+                    "the repository root, with `/` between names, so it matches nothing. Write "
+                    "it as a repository path (e.g. `lib/tool.sh`).",
+                    lines.get(key),
+                )
+
+
+#: Reference fields whose items name other objects of the same kind (an object naming
+#: itself there is dropped by the index: it can neither wait for nor replace itself).
+_SELF_FIELDS = ("depends_on", "supersedes")
+
+
+def _check_self_references(ctx: _FileContext, kind: str, identity: str, fields: dict,
+                           lines: dict[str, int], label: str) -> None:
+    own = {identity, uri_for(kind, identity)}
+    for key in _SELF_FIELDS:
+        value = fields.get(key)
+        items = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+        if any(scalar_text(item) is not None and scalar_text(item).strip() in own for item in items):
+            ctx.diag(
+                "warning",
+                "self_reference",
+                f"field `{key}` of {label} names `{identity}` itself; the reference is ignored. "
+                f"Remove it from `{key}`.",
+                lines.get(key),
+            )
+
+
 def _first_text(fields: dict, keys: tuple[str, ...]) -> str | None:
     for key in keys:
         text = scalar_text(fields.get(key))
@@ -335,6 +395,7 @@ def _make_object(
     spec = kind_spec(kind)
     label_where = f"{kind} in {ctx.rel_path}" + (f" ({member})" if member else "")
     fields = _check_types(ctx, kind, fields, lines, label_where)
+    _check_paths(ctx, fields, lines, label_where)
     identity: str | None = None
     if spec.identity_fields:
         parts: list[str] = []
@@ -366,6 +427,8 @@ def _make_object(
                     f"expected {naming[1]}. Rename the file or correct the id (the id is used).",
                     lines.get(spec.identity_fields[0]),
                 )
+    if identity is not None:
+        _check_self_references(ctx, kind, identity, fields, lines, label_where)
     if identity is None:
         identity = ctx.rel_path if member is None else f"{ctx.rel_path}#{member}"
     title = _first_text(fields, spec.title_fields) if spec.title_fields else None
@@ -397,8 +460,9 @@ def _make_object(
     )
 
 
-def _parse_mapping(ctx: _FileContext, text: str, offset: int, what: str) -> tuple[dict | None, dict[str, int]]:
-    result = parse_yaml(text, line_offset=offset - 1)
+def _parse_mapping(ctx: _FileContext, text: str, offset: int, what: str,
+                   limits: Limits = DEFAULT_LIMITS) -> tuple[dict | None, dict[str, int]]:
+    result = parse_yaml(text, line_offset=offset - 1, limits=limits)
     if result.problem is not None:
         _yaml_problem(ctx, result, what)
         return None, {}
@@ -430,7 +494,13 @@ def _list_members(ctx: _FileContext, claim: Claim, spec: KindSpec, data: dict, t
             lines.get(spec.list_key or ""),
         )
         return []
-    text_lines = text.split("\n")
+    # The line of each `id:` (first one per value), found in one pass: looking it up per
+    # item was quadratic in a list of thousands.
+    id_lines: dict[str, int] = {}
+    for number, line in enumerate(text.split("\n"), start=1):
+        stripped = line.strip().lstrip("- ").strip()
+        if stripped.startswith("id:"):
+            id_lines.setdefault(stripped[3:].strip().strip("\"'"), number)
     out = []
     for position, item in enumerate(items):
         member = f"{spec.list_key}.{position}"
@@ -444,13 +514,7 @@ def _list_members(ctx: _FileContext, claim: Claim, spec: KindSpec, data: dict, t
             )
             continue
         ident = scalar_text(item.get("id"))
-        member_line = None
-        if ident is not None:
-            for number, line in enumerate(text_lines, start=1):
-                stripped = line.strip().lstrip("- ").strip()
-                if stripped.startswith("id:") and stripped[3:].strip().strip("\"'") == ident:
-                    member_line = number
-                    break
+        member_line = id_lines.get(ident) if ident is not None else None
         out.append(_make_object(ctx, claim, {str(k): v for k, v in item.items()}, None, {},
                                 member, member_line))
     return out
@@ -467,6 +531,7 @@ def parse_file(
     section: str | None,
     *,
     contract_name: bool = False,
+    limits: Limits = DEFAULT_LIMITS,
 ) -> ParsedFile:
     """Parse one file claimed by ``claims``.
 
@@ -507,10 +572,11 @@ def parse_file(
             return ParsedFile((), tuple(ctx.diagnostics))
         if fm.yaml_text is not None:
             has_front_matter = True
-            fields, lines = _parse_mapping(ctx, fm.yaml_text, fm.yaml_first_line, "the front matter")
+            fields, lines = _parse_mapping(ctx, fm.yaml_text, fm.yaml_first_line, "the front matter",
+                                           limits)
             parsed_ok = fields is not None
     elif is_yaml:
-        fields, lines = _parse_mapping(ctx, text, 1, "the file")
+        fields, lines = _parse_mapping(ctx, text, 1, "the file", limits)
         parsed_ok = fields is not None
         if parsed_ok and not fields:
             ctx.diag("warning", "empty_file",

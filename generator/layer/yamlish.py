@@ -21,19 +21,91 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
+from yaml.composer import Composer
 
 from .fastyaml import fast_parse
+from .limits import DEFAULT_LIMITS, LIMIT_FLAGS, Limits
 
 __all__ = ["YamlProblem", "YamlResult", "parse_yaml"]
 
 _BaseLoader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-class _LayerLoader(_BaseLoader):  # type: ignore[misc, valid-type]
-    """Safe loader with core-schema scalars and duplicate-key detection."""
+class _LimitExceeded(Exception):
+    """A document met one of the :class:`Limits` while being composed."""
 
-    def __init__(self, stream: str) -> None:
-        super().__init__(stream)
+    def __init__(self, problem: "YamlProblem") -> None:
+        super().__init__(problem.message)
+        self.problem = problem
+
+
+class _CountingComposer(Composer):
+    """PyYAML's composer (in Python, over libyaml's events) that counts as it goes.
+
+    libyaml's own composer cannot be interrupted, and it happily composes an alias bomb
+    (its nodes are shared, so it is cheap) whose *value* then costs billions of steps to
+    walk. Here every node is counted with aliases expanded (an alias adds the expanded size
+    of what it names, recorded when the anchored node was composed), and collections are
+    counted in depth, so composition stops as soon as a limit is passed: at most
+    ``max_yaml_nodes`` nodes of work, whatever the file says.
+    """
+
+    limits: Limits = DEFAULT_LIMITS
+
+    def _start_counting(self, limits: Limits) -> None:
+        self.limits = limits
+        self._nodes = 0
+        self._depth = 0
+        self._sizes: dict[str, int] = {}
+
+    def _over(self, code: str, event: Any, found: str, limit_name: str) -> _LimitExceeded:
+        limit = getattr(self.limits, limit_name)
+        mark = event.start_mark
+        return _LimitExceeded(YamlProblem(
+            mark.line + 1, mark.column + 1,
+            f"{found}, over the limit of {limit:,}. The file was not loaded; if it is "
+            f"genuine, raise the limit with {LIMIT_FLAGS[limit_name]} N",
+            code=code,
+        ))
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        event = self.peek_event()
+        start = self._nodes
+        if isinstance(event, yaml.AliasEvent):
+            node = super().compose_node(parent, index)  # raises for an undefined alias
+            self._nodes += self._sizes.get(event.anchor, 1)
+            if self._nodes > self.limits.max_yaml_nodes:
+                raise self._over("yaml_too_many_nodes", event,
+                                 f"aliases expand the document to {self._nodes:,} nodes",
+                                 "max_yaml_nodes")
+            return node
+        self._nodes += 1
+        if self._nodes > self.limits.max_yaml_nodes:
+            raise self._over("yaml_too_many_nodes", event,
+                             f"the document reaches {self._nodes:,} nodes (aliases expanded)",
+                             "max_yaml_nodes")
+        nests = isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent))
+        if nests:
+            self._depth += 1
+            if self._depth > self.limits.max_yaml_depth:
+                raise self._over("yaml_too_deep", event,
+                                 f"collections nest {self._depth} deep", "max_yaml_depth")
+        node = super().compose_node(parent, index)
+        if nests:
+            self._depth -= 1
+        anchor = getattr(event, "anchor", None)
+        if anchor is not None:
+            self._sizes[anchor] = self._nodes - start
+        return node
+
+
+class _LayerLoader(_CountingComposer, _BaseLoader):  # type: ignore[misc, valid-type]
+    """Safe loader with core-schema scalars, duplicate-key detection and limits."""
+
+    def __init__(self, stream: str, limits: Limits = DEFAULT_LIMITS) -> None:
+        _BaseLoader.__init__(self, stream)
+        Composer.__init__(self)
+        self._start_counting(limits)
         self.duplicate_keys: list[tuple[str, int]] = []
 
     def construct_mapping(self, node: Any, deep: bool = False) -> dict:  # noqa: D401
@@ -73,8 +145,12 @@ _LayerLoader.add_implicit_resolver(
 _LayerLoader.add_implicit_resolver("tag:yaml.org,2002:merge", re.compile(r"^<<$"), ["<"])
 
 
-def _construct_int(loader: Any, node: Any) -> int:
+def _construct_int(loader: Any, node: Any) -> int | str:
     text = loader.construct_scalar(node)
+    if len(text) > 4000:
+        # Python refuses to convert more than 4,300 digits (and a number that long is no
+        # count or id anyone meant): it stays the text it is.
+        return text
     if text.startswith("0o"):
         return int(text[2:], 8)
     if text.startswith("0x"):
@@ -92,6 +168,8 @@ class YamlProblem:
     line: int | None
     column: int | None
     message: str
+    #: ``yaml_syntax``, or the code of the limit the document met (``yaml_too_deep``, ...).
+    code: str = "yaml_syntax"
 
 
 @dataclass
@@ -153,8 +231,8 @@ def _problem_from(exc: yaml.YAMLError, line_offset: int) -> YamlProblem:
     return YamlProblem(mark.line + 1 + line_offset, mark.column + 1, words)
 
 
-def _load(text: str) -> tuple[Any, list[tuple[str, int]]]:
-    loader = _LayerLoader(text)
+def _load(text: str, limits: Limits = DEFAULT_LIMITS) -> tuple[Any, list[tuple[str, int]]]:
+    loader = _LayerLoader(text, limits)
     try:
         return loader.get_single_data(), loader.duplicate_keys
     finally:
@@ -162,14 +240,18 @@ def _load(text: str) -> tuple[Any, list[tuple[str, int]]]:
 
 
 _MAX_REPAIRS = 200
+#: Each repair parses the whole text again, so repairs are also bounded by the bytes they
+#: re-read (a large file gets fewer): the parse stays proportional to the file's size.
+_REPAIR_BYTES = 8_000_000
 
 
-def parse_yaml(text: str, *, line_offset: int = 0) -> YamlResult:
+def parse_yaml(text: str, *, line_offset: int = 0, limits: Limits = DEFAULT_LIMITS) -> YamlResult:
     """Parse one YAML document in the layer's dialect.
 
     ``line_offset`` is added to every reported line (front matter starts below its ``---``).
+    A document beyond ``limits`` is a problem whose ``code`` names the limit.
     """
-    fast = fast_parse(text)
+    fast = fast_parse(text, max_nodes=limits.max_yaml_nodes, max_depth=limits.max_yaml_depth)
     if fast is not None:
         value, dialect, dups, key_lines = fast
         return YamlResult(
@@ -182,9 +264,12 @@ def parse_yaml(text: str, *, line_offset: int = 0) -> YamlResult:
     lines: list[str] | None = None
     current = text
     first_problem: YamlProblem | None = None
-    for _ in range(_MAX_REPAIRS):
+    for _ in range(max(8, min(_MAX_REPAIRS, _REPAIR_BYTES // max(1, len(text))))):
         try:
-            value, dups = _load(current)
+            value, dups = _load(current, limits)
+        except _LimitExceeded as exc:
+            first_problem = exc.problem
+            break
         except yaml.YAMLError as exc:
             problem = _problem_from(exc, 0)
             if first_problem is None:
@@ -201,7 +286,10 @@ def parse_yaml(text: str, *, line_offset: int = 0) -> YamlResult:
             current = "\n".join(lines)
             continue
         except RecursionError:
-            first_problem = YamlProblem(None, None, "nesting is too deep to parse")
+            first_problem = YamlProblem(
+                None, None, "collections nest too deep to parse, more than the limit of "
+                f"{limits.max_yaml_depth:,} allows here. The file was not loaded; lower "
+                f"{LIMIT_FLAGS['max_yaml_depth']}", code="yaml_too_deep")
             break
         result.value = value
         result.duplicate_keys = sorted((k, line + line_offset) for k, line in dups)
@@ -212,5 +300,6 @@ def parse_yaml(text: str, *, line_offset: int = 0) -> YamlResult:
         None if first_problem.line is None else first_problem.line + line_offset,
         first_problem.column,
         first_problem.message,
+        code=first_problem.code,
     )
     return result

@@ -76,6 +76,7 @@ from ..layer.loader import (
     layer_setup,
     load_file,
 )
+from ..layer.limits import DEFAULT_LIMITS, Limits
 from ..layer.reader import read_paths, read_source_tree
 from ..layer.records import scalar_text
 from ..model import LayerObject
@@ -426,8 +427,10 @@ class IncrementalBuilder:
         git: Callable[[], GitInfo] | None = None,
         exclude: Iterable[Path] = (),
         progress: Progress | None = None,
+        limits: Limits = DEFAULT_LIMITS,
     ) -> None:
         self.root = Path(root)
+        self.limits = limits
         self.out = Path(out)
         self.label = label
         self.templates = Path(templates) if templates is not None else TEMPLATES_DIR
@@ -482,13 +485,13 @@ class IncrementalBuilder:
     def _full_build(self, started: float) -> BuildReport:
         t: dict[str, float] = {}
         mark = time.perf_counter()
-        tree = read_source_tree(self.root, exclude=self.exclude)
+        tree = read_source_tree(self.root, exclude=self.exclude, limits=self.limits)
         files, problems = tree.files, list(tree.problems)
         t["read"] = time.perf_counter() - mark
         mark = time.perf_counter()
         git = self.read_git()
         self.env = make_environment(self.templates)
-        setup = layer_setup(files)
+        setup = layer_setup(files, limits=self.limits)
         self.parse_cache = {}
         loads = {p: load_file(setup, p, data, cache=self.parse_cache) for p, data in files.items()}
         layer = assemble_layer(setup, problems, (loads[p] for p in files),
@@ -573,11 +576,12 @@ class IncrementalBuilder:
                      and any(k.startswith(p + "/") for k in old.files)]
         if not self._pending_full_read and paths and not gone_dirs:
             result = read_paths(self.root, paths, manifest=old.setup.manifest,
-                                classes=old.setup.classes, exclude=self.exclude)
+                                classes=old.setup.classes, exclude=self.exclude,
+                                limits=self.limits)
         if not self._pending_full_read and not paths:
             return old.files, old.problems, set()
         if result is None:
-            tree = read_source_tree(self.root, exclude=self.exclude)
+            tree = read_source_tree(self.root, exclude=self.exclude, limits=self.limits)
             files, problems = tree.files, list(tree.problems)
             changed = {p for p in files.keys() | old.files.keys() if files.get(p) != old.files.get(p)}
             return files, problems, changed
@@ -843,7 +847,7 @@ class IncrementalBuilder:
         setup = old.setup
         added_or_removed = any((p in files) != (p in old.files) for p in changed_paths)
         if added_or_removed or MANIFEST_PATH in changed_paths or old.setup.src_path in changed_paths:
-            setup = layer_setup(files)
+            setup = layer_setup(files, limits=self.limits)
         if len(self.parse_cache) > 4 * max(1, len(files)):
             self.parse_cache = {}
         if setup.discovery_key() != old.setup.discovery_key():
