@@ -1,0 +1,119 @@
+"""Serve never shows a broken page: an edit that leaves a file unloadable (YAML that does
+not parse, a record that lost its id) is a failed rebuild — the last good pages stay, the
+page of the object that broke included, every page carries the overlay naming the file and
+line — and the fix applies the edit (the tree is a full build's again). A deleted file is
+an edit like any other. Real server, real watcher, real HTTP client."""
+
+from __future__ import annotations
+
+import pytest
+
+from edits import differences, reference_build
+from servekit import EventStream, serve
+
+ISSUE = ".ai/repo/project/issues/I0201.yaml"
+OVERLAY = b'<div id="devcontext-error"'
+
+
+@pytest.fixture
+def watched(tmp_path):
+    s = serve(tmp_path, watch=True)
+    try:
+        yield s
+    finally:
+        s.close()
+
+
+def _page(served, path: str) -> bytes:
+    """The page as built (the live-reload snippet and overlay cut off)."""
+    status, _, body = served.get(path)
+    assert status == 200, (path, status)
+    return body.split(OVERLAY)[0].split(b'<script id="devcontext-livereload"')[0]
+
+
+def test_broken_yaml_keeps_the_open_page_and_shows_file_and_line(watched):
+    pages = ("/objects/issue/I0201.html", "/contexts/issue/I0201.html", "/", "/plan.html")
+    before = {p: _page(watched, p) for p in pages}
+    issue = watched.box.repo / ISSUE
+    good = issue.read_text()
+    broken = good.replace("title: A stale", "title: [A stale", 1)  # an unclosed flow sequence
+    line = next(i for i, text in enumerate(broken.splitlines(), 1) if text.startswith("title: ["))
+    stream = EventStream(watched.port)
+    try:
+        assert stream.next()[0] == "hello"
+        issue.write_text(broken)
+        event, data = stream.next(deadline=60)
+        assert event == "build-error", (event, data)
+        error = data["error"]
+        assert error["file"] == ISSUE and isinstance(error["line"], int) and error["line"] >= line
+        assert "is not valid YAML" in error["message"]
+        assert "The last good site is kept until the file loads again" in error["message"]
+        for page in pages:
+            status, _, body = watched.get(page)
+            assert status == 200, page
+            assert body.split(OVERLAY)[0] == before[page] + b"\n" or \
+                body.split(OVERLAY)[0].rstrip() == before[page].rstrip(), page
+            overlay = body[body.index(OVERLAY):]
+            assert f"{ISSUE}:{error['line']}".encode() in overlay, page
+        assert watched.get("/api/v1/devcontext/compile?issue=I0201")[0] == 200
+        assert any("rebuild failed (" + ISSUE in m for m in watched.messages)
+
+        fixed = good.replace("title: A stale", "title: Mended: a stale", 1)
+        issue.write_text(fixed)
+        event, data = stream.next(deadline=60)
+        assert event == "reload" and data["error"] is None
+        status, _, body = watched.get("/objects/issue/I0201.html")
+        assert status == 200 and b"Mended: a stale" in body and OVERLAY not in body
+        assert differences(watched.site, reference_build(watched.box, watched.box.root / "ref")) == []
+    finally:
+        stream.close()
+
+
+def test_a_record_that_lost_its_id_is_a_failed_rebuild_and_other_edits_wait(watched):
+    issue = watched.box.repo / ISSUE
+    other = watched.box.repo / ".ai/repo/project/issues/I0202.yaml"
+    good = issue.read_text()
+    stream = EventStream(watched.port)
+    try:
+        assert stream.next()[0] == "hello"
+        other.write_text(other.read_text().replace("title: ", "title: Held back: ", 1))
+        issue.write_text(good.replace("id: I0201\n", "", 1))
+        event, data = stream.next(deadline=60)
+        if event == "reload":  # the two saves fell into two batches: the second one fails
+            event, data = stream.next(deadline=60)
+        assert event == "build-error" and data["error"]["file"] == ISSUE
+        assert watched.get("/objects/issue/I0201.html")[0] == 200
+        issue.write_text(good)
+        event, data = stream.next(deadline=60)
+        assert event == "reload"
+        assert b"Held back: " in watched.get("/objects/issue/I0202.html")[2]
+        assert differences(watched.site, reference_build(watched.box, watched.box.root / "ref")) == []
+    finally:
+        stream.close()
+
+
+def test_deleting_a_file_still_removes_its_pages(watched):
+    stream = EventStream(watched.port)
+    try:
+        assert stream.next()[0] == "hello"
+        (watched.box.repo / ".ai/repo/project/issues/I0204.yaml").unlink()
+        event, data = stream.next(deadline=60)
+        assert event == "reload" and data["error"] is None
+        status, _, body = watched.get("/objects/issue/I0204.html")
+        assert status == 404 and b"There is no page here" in body and OVERLAY not in body
+        assert differences(watched.site, reference_build(watched.box, watched.box.root / "ref")) == []
+    finally:
+        stream.close()
+
+
+def test_warnings_are_not_failures(watched):
+    stream = EventStream(watched.port)
+    try:
+        assert stream.next()[0] == "hello"
+        issue = watched.box.repo / ".ai/repo/project/issues/I0202.yaml"
+        issue.write_text(issue.read_text() + "title: Twice\n")  # a duplicate key: a warning
+        event, data = stream.next(deadline=60)
+        assert event == "reload" and data["error"] is None
+        assert b"Twice" in watched.get("/objects/issue/I0202.html")[2]
+    finally:
+        stream.close()
