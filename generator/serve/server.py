@@ -20,6 +20,7 @@ import mimetypes
 import os
 import posixpath
 import queue
+import re
 import socket
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -102,6 +103,21 @@ def resolve_static(out_dir: str, raw_path: str) -> str:
     if real != out_dir and not real.startswith(out_dir + os.sep):
         raise _Refused(404, "not_found", "no such page")
     return real
+
+
+_HEAD_OPEN = re.compile(rb"<head(?:\s[^>]*)?>", re.IGNORECASE)
+#: Put first in a served 404 page: the site is served at ``/``, and the first ``<base>`` of
+#: a page wins, so the page's links (relative to the site root) work at any depth, whether
+#: the page was built with ``--base-url`` (its own ``<base>`` names the public host) or not.
+ROOT_BASE = b'<base href="/">'
+
+
+def with_root_base(page: bytes) -> bytes:
+    """The page with ``<base href="/">`` right after its ``<head>`` (first when none)."""
+    found = _HEAD_OPEN.search(page)
+    if found is None:
+        return ROOT_BASE + b"\n" + page
+    return page[: found.end()] + b"\n" + ROOT_BASE + page[found.end():]
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -309,7 +325,7 @@ class _Handler(BaseHTTPRequestHandler):
         page = os.path.join(self.server.out_dir_real(), "404.html")
         try:
             with open(page, "rb") as handle:
-                body = inject(handle.read(), self.server.hub.status)
+                body = inject(with_root_base(handle.read()), self.server.hub.status)
             self._send(404, body, "text/html; charset=utf-8")
         except OSError:
             self._send(404, b"not found\n", "text/plain; charset=utf-8")
