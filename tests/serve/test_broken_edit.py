@@ -117,3 +117,33 @@ def test_warnings_are_not_failures(watched):
         assert b"Twice" in watched.get("/objects/issue/I0202.html")[2]
     finally:
         stream.close()
+
+
+def test_the_open_page_shows_the_overlay_not_not_found_in_a_browser(browser, watched):
+    from browserkit import PageWatch
+
+    issue = watched.box.repo / ISSUE
+    good = issue.read_text()
+    watch = PageWatch(browser)
+    try:
+        p = watch.open(f"http://127.0.0.1:{watched.port}/objects/issue/I0201.html")
+        title = p.locator("h1").inner_text()
+        assert "Not found" not in title
+        p.wait_for_function("() => window.__devcontextEvents && window.__devcontextEvents.readyState === 1")
+        issue.write_text(good.replace("title: A stale", "title: [A stale", 1))
+        overlay = p.locator("#devcontext-error")
+        overlay.wait_for(state="visible", timeout=60_000)
+        assert f"{ISSUE}:" in overlay.inner_text() and "is not valid YAML" in overlay.inner_text()
+        assert p.locator("h1").inner_text() == title
+        p.reload()  # a page opened meanwhile shows the last good page and the overlay too
+        assert p.locator("h1").inner_text() == title and p.locator("#devcontext-error").is_visible()
+        p.wait_for_function("() => window.__devcontextEvents && window.__devcontextEvents.readyState === 1")
+        with p.expect_navigation(timeout=60_000):
+            issue.write_text(good.replace("title: A stale", "title: Mended: a stale", 1))
+        p.wait_for_load_state("load")
+        assert "Mended: a stale" in p.locator("h1").inner_text() or "Mended: a stale" in p.content()
+        assert p.locator("#devcontext-error").count() == 0
+        # the event stream is cut by each reload; nothing else may fail
+        assert [e for e in watch.errors if not e.endswith("/__devcontext/events")] == []
+    finally:
+        watch.close()
