@@ -126,8 +126,8 @@ def refuse_broken_edits(changed_paths, setup, loads, problems, new_setup, new_lo
     others = sorted({d.path for d in gained} - {first.path})
     more = f" ({len(others)} more file{'s' if len(others) != 1 else ''} also no longer " \
            f"load{'s' if len(others) == 1 else ''}: {', '.join(others)})" if others else ""
-    raise InputError(f"{first.message}{more} The last good site is kept until the file loads "
-                     "again (or is deleted).", path=first.path, line=first.line)
+    raise InputError(f"{first.message} The last good site is kept until the file loads again "
+                     f"(or is deleted).{more}", path=first.path, line=first.line)
 
 
 class ServeSession:

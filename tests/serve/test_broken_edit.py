@@ -147,3 +147,38 @@ def test_the_open_page_shows_the_overlay_not_not_found_in_a_browser(browser, wat
         assert [e for e in watch.errors if not e.endswith("/__devcontext/events")] == []
     finally:
         watch.close()
+
+
+def test_the_guard_names_every_broken_file_and_writes_nothing(tmp_path):
+    from edits import LABEL, Sandbox, tree_bytes
+    from generator.errors import InputError
+    from generator.serve.incremental import IncrementalBuilder
+    from generator.serve.session import refuse_broken_edits
+
+    box = Sandbox.make(tmp_path)
+    site = tmp_path / "site"
+    builder = IncrementalBuilder(box.repo, site, label=LABEL, templates=box.templates,
+                                 guard=refuse_broken_edits)
+    builder.rebuild()
+    before = tree_bytes(site)
+    names = [".ai/repo/project/issues/I0202.yaml", ".ai/repo/project/issues/I0203.yaml", ISSUE]
+    goods = {n: (box.repo / n).read_text() for n in names}
+    (box.repo / names[0]).write_text("id: [I0202\n")
+    (box.repo / names[1]).write_text(goods[names[1]].replace("id: I0203\n", "", 1))
+    (box.repo / names[2]).write_text(goods[names[2]].replace("title: A stale", "title: Kept: a stale", 1))
+    with pytest.raises(InputError) as caught:
+        builder.rebuild(names)
+    error = caught.value
+    assert error.path == names[0] and error.line == 2  # where the parser found the bracket unclosed
+    assert error.message.endswith(f"(1 more file also no longer loads: {names[1]})")
+    assert tree_bytes(site) == before and builder.builds == 1
+    (box.repo / names[0]).write_text(goods[names[0]])
+    with pytest.raises(InputError) as caught:  # the other file still does not load
+        builder.rebuild([names[0]])
+    assert caught.value.path == names[1] and "(1 more" not in caught.value.message
+    (box.repo / names[1]).write_text(goods[names[1]])
+    report = builder.rebuild([names[1]])
+    # the two mended files are back to their bytes: only the held title edit is applied
+    assert report.mode == "incremental" and report.changed_paths == [ISSUE]
+    assert b"Kept: a stale" in (site / "objects/issue/I0201.html").read_bytes()
+    assert differences(site, reference_build(box, tmp_path / "ref")) == []

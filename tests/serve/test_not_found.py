@@ -60,7 +60,7 @@ def test_built_with_a_base_url_the_404_names_it(tmp_path):
                                  base_url="https://example.org/docs/")
     builder.rebuild()
     page = (tmp_path / "site" / "404.html").read_bytes()
-    assert b'<base href="https://example.org/docs/">' in page and b"<script>" not in page[:600]
+    assert b'<base href="https://example.org/docs/">' in page and b"<script" not in page
     assert page.index(b"<base ") < page.index(b'rel="stylesheet"')
 
 
