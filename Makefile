@@ -7,7 +7,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: site test bench serve check golden browser clean
+.PHONY: site test bench loadtest serve check golden browser clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,11 @@ check: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks.run
+
+# `devcontext serve` under load on loopback while the layer is edited (bounded; prints
+# requests/s, p50/p95 latency, 5xx count, RSS before/after, slow clients cut off).
+loadtest: $(STAMP)
+	$(BIN)/python -m benchmarks.loadtest
 
 serve: $(STAMP)
 	$(BIN)/devcontext serve --out site

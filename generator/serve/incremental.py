@@ -89,7 +89,13 @@ from ..site.rowcache import RowCache
 from ..workers import ordered_map
 from .output import OutputTree
 
-__all__ = ["IncrementalBuilder", "BuildReport", "Snapshot"]
+__all__ = ["IncrementalBuilder", "BuildReport", "Snapshot", "LoadGuard"]
+
+#: Serve's hook into an edit, called once its changed files are loaded and before anything
+#: is compiled or written: ``guard(changed_paths, setup, loads, problems, new_setup,
+#: new_loads, new_problems)`` (before and after the edit). Raising refuses the edit as any
+#: failed rebuild: the last good site and state stay, the paths stay pending.
+LoadGuard = Callable[[set, LayerSetup, Mapping, list, LayerSetup, Mapping, list], None]
 
 try:  # object pages show the query engine's cross-reference walk (this deep)
     from ..query.crossref import DEFAULT_DEPTH as XREF_DEPTH
@@ -428,9 +434,11 @@ class IncrementalBuilder:
         exclude: Iterable[Path] = (),
         progress: Progress | None = None,
         limits: Limits = DEFAULT_LIMITS,
+        guard: "LoadGuard | None" = None,
     ) -> None:
         self.root = Path(root)
         self.limits = limits
+        self.guard = guard
         self.out = Path(out)
         self.label = label
         self.templates = Path(templates) if templates is not None else TEMPLATES_DIR
@@ -626,6 +634,8 @@ class IncrementalBuilder:
         mark = time.perf_counter()
         if changed_paths or problems_changed:
             layer, setup, loads = self._load(old, files, problems, changed_paths)
+            if self.guard is not None:  # serve: refuse an edit that leaves a file unloadable
+                self.guard(changed_paths, old.setup, old.loads, old.problems, setup, loads, problems)
             index = build_index(layer, old.index)
         else:
             layer, setup, loads, index = old.layer, old.setup, old.loads, old.index

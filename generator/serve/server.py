@@ -6,8 +6,11 @@ location (symbolic links resolved) leaves the directory is not found. HTML respo
 live-reload snippet injected; the built files are never changed. The API routes (given as a
 handler) take precedence over files of the same name and, with a token, need
 ``Authorization: Bearer <token>``. Only GET and HEAD; the request line, each header line,
-all headers together and their number are bounded (414, 431). Nothing here knows the
-engine: only the output directory, the API handler and the live-reload hub.
+all headers together and their number are bounded (414, 431), and so is time: a whole
+request head must arrive within ``head_timeout`` of its first byte (408, then closed), an
+idle connection is closed after ``timeout``, an answer must go out within
+``write_timeout``, and at most ``max_connections`` are served at once (503 beyond). Nothing
+here knows the engine: only the output directory, the API handler and the live-reload hub.
 """
 
 from __future__ import annotations
@@ -20,8 +23,10 @@ import mimetypes
 import os
 import posixpath
 import queue
+import re
 import socket
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Callable
@@ -104,6 +109,21 @@ def resolve_static(out_dir: str, raw_path: str) -> str:
     return real
 
 
+_HEAD_OPEN = re.compile(rb"<head(?:\s[^>]*)?>", re.IGNORECASE)
+#: Put first in a served 404 page: the site is served at ``/``, and the first ``<base>`` of
+#: a page wins, so the page's links (relative to the site root) work at any depth, whether
+#: the page was built with ``--base-url`` (its own ``<base>`` names the public host) or not.
+ROOT_BASE = b'<base href="/">'
+
+
+def with_root_base(page: bytes) -> bytes:
+    """The page with ``<base href="/">`` right after its ``<head>`` (first when none)."""
+    found = _HEAD_OPEN.search(page)
+    if found is None:
+        return ROOT_BASE + b"\n" + page
+    return page[: found.end()] + b"\n" + ROOT_BASE + page[found.end():]
+
+
 class _Handler(BaseHTTPRequestHandler):
     server: "_Server"
     protocol_version = "HTTP/1.1"
@@ -111,27 +131,104 @@ class _Handler(BaseHTTPRequestHandler):
     sys_version = ""
     # small responses go out at once (no 40 ms wait for a delayed ACK under Nagle)
     disable_nagle_algorithm = True
-    #: Seconds a connection may sit idle (or a client take to send a request) before it is
-    #: closed, so a silent client cannot hold a thread for ever.
+    #: Seconds a connection may sit idle, waiting for its next request, before it is closed
+    #: (without an answer), so a silent client cannot hold a thread for ever.
     timeout = 60
+    #: Seconds a client may take to send a whole request line and headers, from its first
+    #: byte: a client trickling bytes (each recv alone would beat any per-read timeout) is
+    #: answered 408 and cut off, and its thread goes back to serving others.
+    head_timeout = 10.0
+    #: Seconds an answer may take to go out (a client that does not read it is cut off).
+    write_timeout = 30.0
 
     def version_string(self) -> str:
         return self.server_version
 
     # -- request parsing, with limits ----------------------------------------------------
 
+    def _read_head(self) -> list[bytes] | None:
+        """The next request's line and header lines (each with its line end), read straight
+        from the socket within the limits and the deadline; None when the client closed or
+        stayed silent. Bytes after the head stay for the next request on the connection."""
+        sock = self.connection
+        buf = getattr(self, "_pending", b"")
+        lines: list[bytes] = []
+        pos = total = 0
+        deadline = time.monotonic() + self.head_timeout if buf else None
+        while True:
+            nl = buf.find(b"\n", pos)
+            if nl < 0:
+                partial = len(buf) - pos
+                if not lines and partial > MAX_REQUEST_LINE:
+                    raise _Refused(414, "uri_too_long",
+                                   f"the request line is longer than {MAX_REQUEST_LINE} bytes")
+                if lines and partial > MAX_HEADER_LINE:
+                    raise _Refused(431, "header_too_large",
+                                   f"a header line is longer than {MAX_HEADER_LINE} bytes")
+                if lines and total + partial > MAX_HEADER_BYTES:
+                    raise _Refused(431, "header_too_large",
+                                   f"the headers exceed {MAX_HEADER_BYTES} bytes")
+                if deadline is None:
+                    sock.settimeout(self.timeout)
+                else:
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        raise _Refused(408, "request_timeout", "the request line and headers "
+                                       f"did not arrive within {self.head_timeout:g} seconds")
+                    sock.settimeout(left)
+                try:
+                    chunk = sock.recv(65536)
+                except (TimeoutError, socket.timeout):
+                    if deadline is None:
+                        return None  # idle: close without a word
+                    continue  # the deadline check above answers 408
+                if not chunk:
+                    return None
+                if deadline is None:
+                    deadline = time.monotonic() + self.head_timeout
+                buf = buf[pos:] + chunk
+                pos = 0
+                continue
+            line = buf[pos:nl + 1]
+            pos = nl + 1
+            if not lines:
+                if len(line) > MAX_REQUEST_LINE:
+                    raise _Refused(414, "uri_too_long",
+                                   f"the request line is longer than {MAX_REQUEST_LINE} bytes")
+                lines.append(line)
+                continue
+            if len(line) > MAX_HEADER_LINE:
+                raise _Refused(431, "header_too_large",
+                               f"a header line is longer than {MAX_HEADER_LINE} bytes")
+            total += len(line)
+            if total > MAX_HEADER_BYTES:
+                raise _Refused(431, "header_too_large", f"the headers exceed {MAX_HEADER_BYTES} bytes")
+            if line in (b"\r\n", b"\n"):
+                self._pending = buf[pos:]
+                return lines
+            lines.append(line)
+            if len(lines) - 1 > MAX_HEADERS:
+                raise _Refused(431, "too_many_headers", f"more than {MAX_HEADERS} headers")
+
     def handle_one_request(self) -> None:
         self.close_connection = True
         self.command, self.request_version, self.requestline = "", "HTTP/1.0", ""
         try:
-            line = self.rfile.readline(MAX_REQUEST_LINE + 1)
-        except (TimeoutError, ConnectionError, OSError):
+            head = self._read_head()
+        except _Refused as refused:
+            self._pending = b""
+            try:
+                self.connection.settimeout(self.write_timeout)
+                self._fail(refused.status, refused.code, refused.message)
+            except OSError:
+                pass
             return
-        if not line:
+        except OSError:
             return
-        if len(line) > MAX_REQUEST_LINE:
-            self._fail(414, "uri_too_long", f"the request line is longer than {MAX_REQUEST_LINE} bytes")
+        if head is None:
             return
+        self.connection.settimeout(self.write_timeout)
+        line, raw_headers = head[0], head[1:]
         self.raw_requestline = line
         self.requestline = line.decode("iso-8859-1").rstrip("\r\n")
         words = self.requestline.split()
@@ -146,26 +243,6 @@ class _Handler(BaseHTTPRequestHandler):
             self._fail(505, "version_not_supported", "only HTTP/1.0 and HTTP/1.1 are spoken here")
             return
         self.command, self.path, self.request_version = command, target, version
-        raw_headers: list[bytes] = []
-        total = 0
-        while True:
-            try:
-                header = self.rfile.readline(MAX_HEADER_LINE + 1)
-            except (TimeoutError, ConnectionError, OSError):
-                return
-            if len(header) > MAX_HEADER_LINE:
-                self._fail(431, "header_too_large", f"a header line is longer than {MAX_HEADER_LINE} bytes")
-                return
-            total += len(header)
-            if total > MAX_HEADER_BYTES:
-                self._fail(431, "header_too_large", f"the headers exceed {MAX_HEADER_BYTES} bytes")
-                return
-            if header in (b"\r\n", b"\n", b""):
-                break
-            raw_headers.append(header)
-            if len(raw_headers) > MAX_HEADERS:
-                self._fail(431, "too_many_headers", f"more than {MAX_HEADERS} headers")
-                return
         text = b"".join(raw_headers).decode("iso-8859-1")
         self.headers = email.parser.Parser(_class=http.client.HTTPMessage).parsestr(text)
         connection = (self.headers.get("Connection") or "").lower()
@@ -309,7 +386,7 @@ class _Handler(BaseHTTPRequestHandler):
         page = os.path.join(self.server.out_dir_real(), "404.html")
         try:
             with open(page, "rb") as handle:
-                body = inject(handle.read(), self.server.hub.status)
+                body = inject(with_root_base(handle.read()), self.server.hub.status)
             self._send(404, body, "text/html; charset=utf-8")
         except OSError:
             self._send(404, b"not found\n", "text/plain; charset=utf-8")
@@ -351,6 +428,46 @@ class _Server(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
     request_queue_size = 64
+    #: Connections served at once (one thread each); one more is answered 503 and closed
+    #: at once, so a flood of clients cannot exhaust the threads or the memory.
+    max_connections = 256
+
+    def process_request(self, request, client_address) -> None:
+        with self._active_lock:
+            full = self._active >= self.max_connections
+            if not full:
+                self._active += 1
+        if full:
+            try:
+                request.settimeout(1.0)
+                body = _error_json("busy", f"the server is serving {self.max_connections} "
+                                   "connections already; try again in a moment")
+                request.sendall(b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: "
+                                b"application/json\r\nRetry-After: 1\r\nConnection: close\r\n"
+                                b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+            except OSError:
+                pass
+            self.shutdown_request(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self._release()
+            raise
+
+    def process_request_thread(self, request, client_address) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self._release()
+
+    def _release(self) -> None:
+        with self._active_lock:
+            self._active -= 1
+
+    @property
+    def active_connections(self) -> int:
+        return self._active
 
     def __init__(self, address, handler, *, out_dir: Path, api: ApiHandler | None,
                  hub: EventHub, token: str | None, api_routes: tuple[str, ...]) -> None:
@@ -360,6 +477,8 @@ class _Server(ThreadingHTTPServer):
         self.hub = hub
         self.token = token
         self.stopping = threading.Event()
+        self._active = 0
+        self._active_lock = threading.Lock()
         host = address[0]
         if ":" in host:
             self.address_family = socket.AF_INET6

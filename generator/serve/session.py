@@ -1,16 +1,34 @@
 """One ``devcontext serve`` session: the builder, the HTTP server, the watcher and the
 live-reload hub, wired together. The server and the watcher only ever see the builder's
-``rebuild`` and its output directory (and its last good snapshot, for the API)."""
+``rebuild`` and its output directory (and its last good snapshot, for the API).
+
+Serve never shows a broken page. A rebuild *fails* when it raises (a template error, a
+manifest that went away, a write that failed) or when the edit leaves a file that no longer
+loads: a changed (created or modified) file with more error-severity load diagnostics of
+some code than it had before the edit — YAML that does not parse, a record that lost its
+id, a manifest that became unreadable, ... (:func:`load_regressions`, run by the builder
+after loading and before writing anything). Warnings, and errors found later (a dangling
+reference, a duplicate number), do not fail a rebuild: they are the layer's diagnostics and
+show on the site. A failed rebuild writes nothing: the last good pages stay (the page of the
+object that just broke too), the API answers from the last good build, and every page shows
+the error (file, line, message) in an overlay until a rebuild succeeds; the paths stay
+pending, so the fix (or any later edit) applies them all and the tree is again what a full
+build makes. Deleting a file is never a failure: its objects go, as in a full build. The
+first build is a full build and is not judged this way (a layer broken from the start
+builds with its diagnostics).
+"""
 
 from __future__ import annotations
 
 import logging
 import os
 import traceback
+from collections import Counter
 from pathlib import Path
 from typing import Any, Callable
 
-from ..errors import DevContextError, LayerError
+from ..diagnostics import Diagnostic
+from ..errors import DevContextError, InputError, LayerError
 from ..layer.discovery import MANIFEST_PATH
 from .api import API_ROUTES, LiveApi
 from .incremental import BuildReport, IncrementalBuilder
@@ -18,7 +36,7 @@ from .livereload import BuildStatus, EventHub
 from .server import DevServer
 from .watcher import DEFAULT_QUIET, Batch, Debouncer, LayerWatcher, watch_roots
 
-__all__ = ["ServeSession", "describe_failure"]
+__all__ = ["ServeSession", "describe_failure", "load_regressions", "refuse_broken_edits"]
 
 log = logging.getLogger("devcontext.serve")
 
@@ -51,6 +69,8 @@ def describe_failure(exc: BaseException, root: Path, templates: Path) -> dict[st
         file = exc.filename or exc.name
         line = exc.lineno
         message = exc.message or str(exc)
+    elif isinstance(exc, InputError) and exc.path is not None:  # a layer file (repo-relative)
+        file, line, message = exc.path, exc.line, exc.message
     else:
         message = exc.message if isinstance(exc, DevContextError) else (str(exc) or "")
         if not isinstance(exc, DevContextError):
@@ -65,11 +85,50 @@ def describe_failure(exc: BaseException, root: Path, templates: Path) -> dict[st
                 file = MANIFEST_PATH
             elif frames:
                 file, line = frames[-1].filename, frames[-1].lineno
-    if file is not None and file != MANIFEST_PATH:
+    if file is not None and file != MANIFEST_PATH and not (
+            isinstance(exc, InputError) and exc.path is not None):
         file = _display(file, places)
     for base, label in places:
         message = message.replace(base + os.sep, label).replace(base, label.rstrip("/") or ".")
     return {"file": file, "line": line, "message": message}
+
+
+def _errors_at(path: str, setup, loads, problems) -> list[Diagnostic]:
+    load = loads.get(path)
+    found = [*setup.diagnostics, *problems, *(load.diagnostics if load is not None else ())]
+    return [d for d in found if d.path == path and d.severity == "error"]
+
+
+def load_regressions(changed_paths, setup, loads, problems, new_setup, new_loads,
+                     new_problems) -> list[Diagnostic]:
+    """The error diagnostics the edit's changed files gained: for each changed path, those
+    of a code the file now has more errors of than before (lines move with any edit, and a
+    file already failing the same way shows no page either way). Sorted by path and line."""
+    gained: list[Diagnostic] = []
+    for path in sorted(changed_paths):
+        after = _errors_at(path, new_setup, new_loads, new_problems)
+        if not after:
+            continue
+        before = Counter(d.code for d in _errors_at(path, setup, loads, problems))
+        now = Counter(d.code for d in after)
+        gained.extend(d for d in after if now[d.code] > before[d.code])
+    return sorted(gained, key=lambda d: (d.path or "", d.line or 0, d.code, d.message))
+
+
+def refuse_broken_edits(changed_paths, setup, loads, problems, new_setup, new_loads,
+                        new_problems) -> None:
+    """The builder's guard while serving: raise :class:`InputError` naming the first file
+    that no longer loads (its line and message) so the rebuild fails and writes nothing."""
+    gained = load_regressions(changed_paths, setup, loads, problems, new_setup, new_loads,
+                              new_problems)
+    if not gained:
+        return
+    first = gained[0]
+    others = sorted({d.path for d in gained} - {first.path})
+    more = f" ({len(others)} more file{'s' if len(others) != 1 else ''} also no longer " \
+           f"load{'s' if len(others) == 1 else ''}: {', '.join(others)})" if others else ""
+    raise InputError(f"{first.message} The last good site is kept until the file loads again "
+                     f"(or is deleted).{more}", path=first.path, line=first.line)
 
 
 class ServeSession:
@@ -79,6 +138,7 @@ class ServeSession:
                  token: str | None = None, quiet: float = DEFAULT_QUIET,
                  say: Callable[[str], None] = lambda line: None) -> None:
         self.builder = builder
+        builder.guard = refuse_broken_edits  # a rebuild that breaks a file writes nothing
         self.say = say
         self.quiet = quiet
         self.hub = EventHub()

@@ -431,7 +431,8 @@ class SiteRenderer:
             parts.append((page, f"kind:{kind}", lambda kind=kind, page=page: self.render(
                 "kind.html", page, title=f"Every {kind}", **self.kind_view(kind, page))))
         parts += [
-            ("404.html", "templates", lambda: self.render("404.html", "404.html", title="Not found")),
+            ("404.html", "templates", lambda: self.render("404.html", "404.html", title="Not found",
+                                                         base_url=self.inputs.base_url)),
             ("sitemap.xml", "pages", self.sitemap),
         ]
         return parts

@@ -356,7 +356,8 @@ def test_diagnostics_are_not_failures(watched):
     try:
         assert stream.next()[0] == "hello"
         issue = watched.box.repo / ".ai/repo/project/issues/I0202.yaml"
-        issue.write_text(issue.read_text() + "broken: [unclosed\n")
+        # a dangling reference is the layer's diagnostic, not a file that no longer loads
+        issue.write_text(issue.read_text().replace("depends_on:\n", "depends_on:\n  - I0999\n", 1))
         event, data = stream.next(deadline=60)
         assert event == "reload" and data["error"] is None
         status, _, body = watched.get("/diagnostics.html")
