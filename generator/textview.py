@@ -19,7 +19,9 @@ def _short(uri: str) -> str:
     return uri.split("://", 1)[-1]
 
 
-def render_compiled(c: CompiledContext) -> str:
+def render_compiled(c: CompiledContext, tier_rules: dict[str, str] | None = None) -> str:
+    """The answer for a terminal; with ``tier_rules`` (policy.tier_rules) each selected
+    entry also says which rule placed it in its tier."""
     b = c.budget
     lines = []
     seeds = ", ".join(f"{s.from_} {s.uri}" for s in c.seeds) or "(no seeds: governance only)"
@@ -41,8 +43,9 @@ def render_compiled(c: CompiledContext) -> str:
         how = ", ".join(sorted({d.selector.value + (f"({d.edge})" if d.edge else "")
                                 for d in e.discovered_by}))
         flag = " required" if e.required else ""
+        rule = f"  ({tier_rules[e.uri]})" if tier_rules and e.uri in tier_rules else ""
         lines.append(f"  {e.tier.value:<10} {e.relevance:>5.3f} {e.cost_tokens:>6,} tok  "
-                     f"{_short(e.uri)}{flag}  [{how}]")
+                     f"{_short(e.uri)}{flag}  [{how}]{rule}")
     if c.excluded:
         lines.append("")
         lines.append(f"excluded ({len(c.excluded)}):")

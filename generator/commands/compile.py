@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from ..engine.compile import compile_context
+from ..engine.policy import tier_rules
 from ..gitinfo import read_git
 from ..jsonio import canonical_json_text
 from ..textview import render_compiled
@@ -38,5 +39,5 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         sys.stdout.write(canonical_json_text(compiled, indent=2))
     else:
-        sys.stdout.write(render_compiled(compiled))
+        sys.stdout.write(render_compiled(compiled, tier_rules(compiled, ws.index)))
     return 1 if args.strict and compiled.budget.over_budget else 0

@@ -33,7 +33,7 @@ from .models import (
 )
 from .numbers import BYTES_PER_TOKEN, fmt_number, fmt_tokens, round3, tokens_for
 from .order import natural_key
-from .policy import EDGE_RULES, tier_for_kind
+from .policy import EDGE_RULES, placement
 from .prepared import is_blocking_rule, is_stale
 from .request import ResolvedRequest
 from .select import Candidate, Selection
@@ -203,7 +203,8 @@ class _Budgeter:
             detail = (f"named by {item.declared_in} under `{item.field}`{others} and not held: "
                       f"{item.correction}")
             self.excluded.append(Excluded(
-                uri=name, kind=None, tier=tier_for_kind(item.target_kind), reason=ExclusionReason.unresolved,
+                uri=name, kind=None, tier=placement(name, item.target_kind, self.sel.plan).tier,
+                reason=ExclusionReason.unresolved,
                 detail=detail, cost_tokens=0, relevance=round3(cand.relevance * weight)))
             for cand_i, item_i in found:
                 self.diagnostics.append(Diagnostic(

@@ -1,11 +1,17 @@
 """The compiler's policy: constants, which edges it follows at what weight, and which tier
-each kind is spent from. Data, in one place, so the policy page is generated from it."""
+each entry is spent from (and by which rule). Data, in one place, so the policy page is
+generated from it."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Iterable
 
 from .models import Tier
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..index import Index
+    from .models import CompiledContext
 
 __all__ = [
     "DEFAULT_BUDGET_TOKENS",
@@ -20,6 +26,18 @@ __all__ = [
     "REFUSED_EDGES",
     "tier_for_kind",
     "KIND_TIERS",
+    "PLAN_KINDS",
+    "Placement",
+    "TaskPlan",
+    "task_plan",
+    "placement",
+    "RULE_SEED",
+    "RULE_SEED_MILESTONE",
+    "RULE_BLOCKER",
+    "RULE_MILESTONE_ISSUE",
+    "RULE_OTHER_PLAN",
+    "tier_rules",
+    "placements_of",
     "FIXED_RELEVANCE",
 ]
 
@@ -88,8 +106,10 @@ REFUSED_EDGES: dict[str, str] = {
     "layer",
 }
 
+#: Tiers by kind (upstream's table, §2.8), except that an issue or a milestone is placed by
+#: what it is to the request, not by its kind (Part A, point 11): see :func:`placement`.
 KIND_TIERS: dict[Tier, tuple[str, ...]] = {
-    Tier.task: ("issue", "milestone", "project"),
+    Tier.task: ("project",),
     Tier.governance: ("policy", "scope", "rule", "context", "profile"),
     Tier.source: ("implementation", "test", "file", "command"),
     Tier.decision: ("adr",),
@@ -97,7 +117,114 @@ KIND_TIERS: dict[Tier, tuple[str, ...]] = {
 }
 _TIER_OF_KIND = {kind: tier for tier, kinds in KIND_TIERS.items() for kind in kinds}
 
+#: The plan's kinds: in the task tier when the request asked for them or the contract says
+#: they follow from what it asked for, else supporting evidence (history).
+PLAN_KINDS = ("issue", "milestone")
+
 
 def tier_for_kind(kind: str | None) -> Tier:
-    """The tier a kind is spent from; history for everything else (and unknown kinds)."""
+    """The tier a kind is spent from; history for everything else (and unknown kinds, and
+    the plan's kinds, which :func:`placement` lifts into the task tier when they follow
+    from the request)."""
     return _TIER_OF_KIND.get(kind or "", Tier.history)
+
+
+# -- placement: which rule put an entry in its tier ----------------------------------------
+
+RULE_SEED = "seed"
+RULE_SEED_MILESTONE = "milestone of the seed issue"
+RULE_BLOCKER = "blocker of the seed issue"
+RULE_MILESTONE_ISSUE = "issue of the seed milestone"
+RULE_OTHER_PLAN = "other plan object: supporting evidence"
+
+
+@dataclass(frozen=True)
+class Placement:
+    """An entry's tier and the rule that placed it there, in words for the explain page."""
+
+    tier: Tier
+    rule: str
+
+
+@dataclass(frozen=True)
+class TaskPlan:
+    """What the task tier holds for one request: the object seeds, and the plan objects
+    the contract says follow from them (uri -> rule). Dangling references a seed declares
+    are in it too, under the identifier they would have had, so their rows say the tier
+    they would have been spent from."""
+
+    seeds: frozenset[str]
+    follows: dict[str, str]
+
+
+def task_plan(index: "Index", object_seeds: Iterable[str]) -> TaskPlan:
+    """The task tier of a request: each seed issue's milestone and its declared
+    ``depends_on`` (the blockers), each seed milestone's own issues (Part A, point 11).
+    Read from the index's declared edges, so the explain page derives the same rules from
+    an answer's seeds as the compiler did."""
+    seeds = frozenset(object_seeds)
+    follows: dict[str, str] = {}
+
+    def add(uri: str, rule: str) -> None:
+        # one object can follow two ways (two seeds); the first rule in this order names it
+        if uri not in seeds and uri not in follows:
+            follows[uri] = rule
+
+    for uri in sorted(seeds):
+        obj = index.objects.get(uri)
+        if obj is None:
+            continue
+        if obj.kind == "issue":
+            for edge in index.out_edges.get(uri, ()):
+                if edge.kind == "belongs_to":
+                    add(edge.target, RULE_SEED_MILESTONE)
+            for edge in index.out_edges.get(uri, ()):
+                if edge.kind == "depends_on":
+                    add(edge.target, RULE_BLOCKER)
+            for item in index.unresolved_by_source.get(uri, ()):
+                if item.field == "milestone" and item.target_kind == "milestone":
+                    add(item.name, RULE_SEED_MILESTONE)
+                elif item.field == "depends_on" and item.target_kind == "issue":
+                    add(item.name, RULE_BLOCKER)
+        elif obj.kind == "milestone":
+            for edge in index.in_edges.get(uri, ()):
+                if edge.kind == "belongs_to" and index.objects[edge.source].kind == "issue":
+                    add(edge.source, RULE_MILESTONE_ISSUE)
+    return TaskPlan(seeds, dict(sorted(follows.items())))
+
+
+def placement(uri: str, kind: str | None, plan: TaskPlan) -> Placement:
+    """The tier ``uri`` (of ``kind``) is spent from under a request, and the rule that says
+    so. Every selector's fixed tier (scope_path → source, contract and governance →
+    governance, session records → knowledge) agrees with its kinds' row here, so one
+    function names the rule of every entry, selected or excluded."""
+    if uri in plan.seeds:
+        return Placement(Tier.task, RULE_SEED)
+    rule = plan.follows.get(uri)
+    if rule is not None:
+        return Placement(Tier.task, rule)
+    if kind in PLAN_KINDS:
+        return Placement(Tier.history, RULE_OTHER_PLAN)
+    tier = tier_for_kind(kind)
+    return Placement(tier, f"by kind: {kind or 'unknown'} → {tier.value}")
+
+
+def _kind_of_uri(uri: str) -> str | None:
+    head, sep, rest = uri.partition("://")
+    return rest.split("/", 1)[0] if sep and "/" in rest else None
+
+
+def placements_of(answer: "CompiledContext", index: "Index") -> dict[str, Placement]:
+    """uri -> its placement, for every selected and excluded row of ``answer``, derived
+    from its seeds and the index as the compiler placed them. An unresolved row has no
+    kind; the identifier it would have had names one."""
+    plan = task_plan(index, (s.uri for s in answer.seeds if s.kind not in ("path", "intent")))
+    out = {e.uri: placement(e.uri, e.kind, plan) for e in answer.selected}
+    for x in answer.excluded:
+        out.setdefault(x.uri, placement(x.uri, x.kind or _kind_of_uri(x.uri), plan))
+    return out
+
+
+def tier_rules(answer: "CompiledContext", index: "Index") -> dict[str, str]:
+    """uri -> the rule that placed it in its tier (see :func:`placements_of`)."""
+    return {uri: p.rule for uri, p in placements_of(answer, index).items()}

@@ -16,7 +16,7 @@ from ..index import Index
 from ..model import LayerObject
 from ..paths import is_within
 from .models import Discovery, Selector, Tier
-from .policy import FIXED_RELEVANCE, INTENT_CEILING, tier_for_kind
+from .policy import FIXED_RELEVANCE, INTENT_CEILING, TaskPlan, placement, task_plan
 from .prepared import Prepared, is_blocking_rule, is_stale, prepared
 from .request import ResolvedRequest
 
@@ -55,6 +55,8 @@ class Selection:
     below_floor: dict[str, Missed]
     beyond_depth: dict[str, Missed]
     effective_scope: tuple[str, ...]
+    #: What the task tier holds for this request (the seeds and what follows from them).
+    plan: TaskPlan
 
 
 #: Relevances are products of float weights (0.6 × 2/3 is 0.39999999999999997), so "below
@@ -80,6 +82,12 @@ class _Selector:
         self.branch = branch
         self.candidates: dict[str, Candidate] = {}
         self.below: dict[str, Missed] = {}
+        self.plan = task_plan(index, req.object_seeds)
+
+    def tier_of(self, obj: LayerObject) -> Tier:
+        """The tier an object reached by the walk or the intent is spent from: by what it is
+        to the request (policy.placement), the same for every path that reaches it."""
+        return placement(obj.uri, obj.kind, self.plan).tier
 
     # -- offering --------------------------------------------------------------------
 
@@ -138,7 +146,7 @@ class _Selector:
                         continue
                     r = r_u * step.weight
                     offered = self.offer(
-                        obj, r, layer, tier_for_kind(obj.kind),
+                        obj, r, layer, self.tier_of(obj),
                         Discovery(selector=Selector.relation, reason=step.reason, via=u,
                                   edge=step.edge, depth=layer, confidence=1.0,
                                   weight=step.weight),
@@ -165,7 +173,7 @@ class _Selector:
                         continue
                     old = beyond.get(v)
                     if old is None or r > old.relevance:
-                        beyond[v] = Missed(obj, r, max_depth + 1, tier_for_kind(obj.kind), u,
+                        beyond[v] = Missed(obj, r, max_depth + 1, self.tier_of(obj), u,
                                            f"along `{step.edge}` from {u}")
         return beyond
 
@@ -255,7 +263,7 @@ class _Selector:
             # an intent match carries a confidence below one (the `intent` field's contract),
             # the same 0.6 × share it contributes to relevance (as the schema's examples show).
             obj = objects[uri]
-            self.offer(obj, rel, 1, tier_for_kind(obj.kind),
+            self.offer(obj, rel, 1, self.tier_of(obj),
                        Discovery(selector=Selector.intent_match,
                                  reason=f"the intent's words {', '.join(hits)} occur in its own "
                                  "title, description, identity or tags",
@@ -292,5 +300,5 @@ def select(index: Index, req: ResolvedRequest, *, branch: str | None = None) -> 
     # brings it in at the better relevance, so it is a depth exclusion.
     beyond = {u: m for u, m in beyond.items() if u not in s.candidates}
     below = {u: m for u, m in s.below.items() if u not in s.candidates and u not in beyond}
-    return Selection(s.candidates, below, beyond, scope)
+    return Selection(s.candidates, below, beyond, scope, s.plan)
 

@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterable, Iterator
 from ..diagnostics import Diagnostic, count_by_severity
 from ..engine.compile import GitInfo
 from ..engine.models import TIER_ORDER, CompiledContext
-from ..engine.policy import DEFAULT_BUDGET_TOKENS, DEFAULT_FLOOR, DEFAULT_MAX_DEPTH
+from ..engine.policy import DEFAULT_BUDGET_TOKENS, DEFAULT_FLOOR, DEFAULT_MAX_DEPTH, tier_rules
 from ..index import Index
 from ..jsonio import canonical_json, canonical_json_text, canonical_plain_json
 from ..model import LayerObject
@@ -271,6 +271,7 @@ class SiteRenderer:
             "dedup_semantic": [d for d in dedup if d["d"].dropped],
             "dedup_structural": [d for d in dedup if not d["d"].dropped],
             "reason_counts": Counter(x.reason.value for x in answer.excluded),
+            "tier_rules": tier_rules(answer, self.index),
             "excluded_tokens": sum(x.cost_tokens for x in answer.excluded),
         }
 

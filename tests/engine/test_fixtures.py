@@ -24,6 +24,8 @@ a ``request`` (plain data, parsed by ``parse_input``) and ``expect``:
 ``diagnostics``      codes that must occur; ``no_diagnostics``: codes that must not
 ``commits``          git.commits, exactly
 ``explain``          {uri: standing | {standing, detail}}; ``explain_first_selected``: standing
+``tier_rules``       {uri: rule} — the rule that placed a selected or excluded row in its
+                     tier (policy.tier_rules, what the context page shows)
 ``bring_back``       URIs excluded for budget/relevance/depth that compiling again with the
                      value the detail names must select
 
@@ -53,7 +55,7 @@ from enginekit import (
 
 from generator import errors
 from generator.engine import ExplainInput, GitInfo, explain
-from generator.engine.policy import EDGE_RULES
+from generator.engine.policy import EDGE_RULES, placements_of
 from generator.relations import RELATIONS
 
 
@@ -196,7 +198,7 @@ EXPECT_KEYS = {
     "error", "seeds", "selected", "selected_exactly", "not_selected", "excluded",
     "excluded_exactly", "not_excluded", "dedup", "dedup_exactly", "conflicts",
     "conflicts_exactly", "budget", "tiers", "diagnostics", "no_diagnostics", "commits",
-    "explain", "explain_first_selected", "bring_back",
+    "explain", "explain_first_selected", "bring_back", "tier_rules",
 }
 ENTRY_KEYS = {
     "first", "last", "discovered_by", "labels", "discoveries", "source_class", "section",
@@ -248,6 +250,12 @@ def test_fixture(layers: LayerCache, data: dict, case: dict) -> None:
     standings_agree(index, compiled, extra=["majordomus://adr/9999"])
     selected = {e.uri: e for e in compiled.selected}
     excluded = {x.uri: x for x in compiled.excluded}
+    # the rule the explain page shows places every row in the tier the compiler gave it
+    placements = placements_of(compiled, index)
+    for row in (*compiled.selected, *compiled.excluded):
+        assert placements[row.uri].tier is row.tier, (row.uri, row.tier, placements[row.uri])
+    for uri, rule in (expect.get("tier_rules") or {}).items():
+        assert placements[expand(uri)].rule == rule, (uri, placements[expand(uri)])
 
     if "seeds" in expect:
         got = [s.model_dump(mode="json", by_alias=True, exclude_none=True) for s in compiled.seeds]
