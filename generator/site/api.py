@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, RootModel
 
 from ..engine.models import CompiledContext
 from ..model import Provenance
+from ..pack.models import Pack
 
 __all__ = [
     "ContextSummary",
@@ -138,6 +139,7 @@ SCHEMAS: dict[str, type[BaseModel]] = {
     "objects.schema.json": ObjectsIndex,
     "object.schema.json": ObjectRecord,
     "compiled-context.schema.json": CompiledContext,
+    "pack.schema.json": Pack,
 }
 
 

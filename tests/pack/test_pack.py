@@ -1,0 +1,175 @@
+"""The pack (generator.pack): the three formats read back with real parsers, hostile
+bodies, size honesty, the errors, and purity."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+
+import pytest
+from packkit import check_pack, markdown_bodies, xml_documents
+
+from generator.engine.compile import compile_context
+from generator.engine.models import CompileInput, ExclusionReason
+from generator.errors import InputError
+from generator.pack import PackFormat, PackInput, build_pack, pack, pack_text
+from generator.pack.render import fence_for, xml_text
+from generator.workspace import Workspace
+from layerkit import issue, write_layer
+
+FORMATS = list(PackFormat)
+
+HOSTILE = {
+    "lib/fences.sh": "echo start\n```\nnot the end\n````markdown\n# a heading\n`````\n",
+    "lib/cdata.sh": "a ]]> b ]]]]> c <![CDATA[ d ]]>\n</document></documents></context>\n",
+    "lib/controls.sh": "nul\0here\x01\x08\x0b\x0c\x1f and \x7f, a\r\nwindows line\rand a lone cr",
+    "lib/markup.sh": '<document uri="x" tier="task">& &amp; &#0; "quoted" \'single\'\n',
+    "lib/empty.sh": "",
+    "lib/no-newline.sh": "echo no newline at the end",
+    "lib/unicode.sh": "caf\u00e9 \u2014 \U0001f600 \ufeff bom\n",
+}
+
+
+@pytest.fixture(scope="module")
+def hostile(tmp_path_factory):
+    root = tmp_path_factory.mktemp("hostile")
+    files = {p: t.encode("utf-8") for p, t in HOSTILE.items()}
+    files["lib/latin1.sh"] = b"caf\xe9 and \xff\xfe\n"
+    files[".ai/repo/project/issues/I0001.yaml"] = issue("I0001", milestone="'-'", scope=["lib"])
+    write_layer(root, files)
+    ws = Workspace.open(root)
+    return ws, compile_context(ws.index, CompileInput(issue="I0001"))
+
+
+def test_the_hostile_layer_selects_every_hostile_file(hostile):
+    ws, answer = hostile
+    paths = {e.provenance.path for e in answer.selected}
+    assert set(HOSTILE) | {"lib/latin1.sh"} <= paths
+
+
+@pytest.mark.parametrize("fmt", FORMATS, ids=lambda f: f.value)
+def test_hostile_bodies_break_no_format(hostile, fmt):
+    ws, answer = hostile
+    check_pack(answer, ws.tree.files, fmt)
+
+
+def test_markdown_fences_outgrow_the_body(hostile):
+    ws, answer = hostile
+    data = pack_text(answer, ws.tree.files, "markdown")
+    assert fence_for("a ``````` b") == "````````"
+    assert fence_for("no backticks") == "```"
+    # the body with a five-backtick fence inside is fenced with six, and stays one block
+    assert "\n``````sh\necho start\n```\nnot the end\n" in data.decode("utf-8")
+    assert len(markdown_bodies(data)) == len(answer.selected)
+
+
+def test_xml_keeps_every_character_it_can_and_counts_those_it_cannot(hostile):
+    ws, answer = hostile
+    docs = {d.get("path"): d for d in xml_documents(pack_text(answer, ws.tree.files, "xml"))}
+    cdata = "".join(docs["lib/cdata.sh"].itertext())
+    assert cdata == HOSTILE["lib/cdata.sh"]
+    controls = docs["lib/controls.sh"]
+    text = "".join(controls.itertext())
+    assert "\r\nwindows line\rand a lone cr" in text  # carriage returns survive the parser
+    assert text.startswith("nul\ufffdhere\ufffd\ufffd\ufffd\ufffd\ufffd and \x7f")
+    assert controls.get("unrepresentable") == "6"
+    assert "".join(docs["lib/markup.sh"].itertext()) == HOSTILE["lib/markup.sh"]
+    assert "".join(docs["lib/empty.sh"].itertext()) == ""
+    assert xml_text("]]>") == ("<![CDATA[]]]]><![CDATA[>]]>", 0)
+
+
+def test_bytes_that_are_not_utf8_are_counted_and_carried_as_replacement(hostile):
+    ws, answer = hostile
+    p, data = build_pack(answer, ws.tree.files, "json")
+    (latin1,) = [e for e in p.entries if e.path == "lib/latin1.sh"]
+    assert latin1.replaced_bytes == 3 and latin1.text == "caf\ufffd and \ufffd\ufffd\n"
+    assert latin1.cost_bytes == 12
+    assert "3 byte(s) not UTF-8 shown as U+FFFD" in pack_text(answer, ws.tree.files).decode()
+    others = [e for e in p.entries if e.path != "lib/latin1.sh"]
+    assert all(e.replaced_bytes == 0 for e in others)
+
+
+def test_json_entries_round_trip_with_nul_and_controls(hostile):
+    ws, answer = hostile
+    doc = json.loads(pack_text(answer, ws.tree.files, "json"))
+    by_path = {e["path"]: e["text"] for e in doc["entries"]}
+    assert by_path["lib/controls.sh"] == HOSTILE["lib/controls.sh"]
+
+
+@pytest.mark.parametrize("fmt", FORMATS, ids=lambda f: f.value)
+def test_every_demo_context_packs_in_every_format(fmt):
+    ws = Workspace.open(None)
+    for kind in ("issue", "milestone"):
+        for obj in ws.index.by_kind[kind]:
+            answer = compile_context(ws.index, CompileInput(**{kind: obj.identity}))
+            check_pack(answer, ws.tree.files, fmt)
+
+
+def test_the_header_says_what_was_asked_spent_and_left_out():
+    ws = Workspace.open(None)
+    answer = compile_context(ws.index, CompileInput(issue="I0201"))
+    text = pack_text(answer, ws.tree.files, "markdown").decode("utf-8")
+    head = text.split("\n## ", 1)[0]
+    assert head.startswith("# Development context: issue I0201\n")
+    assert "- request: issue I0201; budget 24,000 tokens, floor 0.25, max depth 3\n" in head
+    b = answer.budget
+    assert f"- budget: {b.used_tokens:,} of {b.limit_tokens:,} tokens used" in head
+    reasons: dict[str, int] = {}
+    for x in answer.excluded:
+        reasons[x.reason.value] = reasons.get(x.reason.value, 0) + 1
+    # in the enum's order (budget, relevance, depth, stale, superseded, unresolved)
+    counts = ", ".join(f"{reasons[r.value]} {r.value}" for r in ExclusionReason
+                       if r.value in reasons)
+    assert f"- left out: {len(answer.excluded)} entries reached and not given ({counts})\n" in head
+    assert "- explain page: contexts/issue/I0201.html (relative to the site root)\n" in head
+    first = answer.selected[0]
+    assert f"\n## 1. {first.uri} · task · {first.cost_tokens:,} tokens · required\n" in text
+    assert "reached by seed: named in the request" in text
+
+
+def test_a_request_the_site_has_no_page_for_says_so():
+    ws = Workspace.open(None)
+    answer = compile_context(ws.index, CompileInput(paths=("lib/cache.py",)))
+    p, data = build_pack(answer, ws.tree.files, "xml")
+    assert p.explain_page is None
+    assert ET.fromstring(data).find("header/explain_page").text is None
+    assert "- explain page: none: the site has a page per issue and per milestone" in \
+        pack_text(answer, ws.tree.files).decode()
+    both = compile_context(ws.index, CompileInput(issue="I0201", milestone="offline-reads"))
+    assert build_pack(both, ws.tree.files)[0].explain_page is None
+    assert build_pack(compile_context(ws.index, CompileInput(milestone="offline-reads")),
+                      ws.tree.files)[0].explain_page == "contexts/milestone/offline-reads.html"
+
+
+def test_a_tree_that_is_not_the_answers_is_refused():
+    ws = Workspace.open(None)
+    answer = compile_context(ws.index, CompileInput(issue="I0201"))
+    path = answer.selected[0].provenance.path
+    files = dict(ws.tree.files)
+    files[path] = files[path] + b"# edited\n"
+    with pytest.raises(InputError) as info:
+        pack_text(answer, files)
+    assert info.value.path == path
+    assert (f"the answer measured `{path}` at {answer.selected[0].cost_bytes} bytes and the "
+            f"source tree given holds {answer.selected[0].cost_bytes + 9}") in info.value.message
+    del files[path]
+    with pytest.raises(InputError, match="holds no such file; pack an answer with the tree it "
+                       "was compiled from"):
+        pack_text(answer, files)
+
+
+def test_pure_and_deterministic():
+    ws = Workspace.open(None)
+    answer = compile_context(ws.index, CompileInput(milestone="offline-reads"))
+    for fmt in FORMATS:
+        assert pack_text(answer, ws.tree.files, fmt) == pack_text(answer, dict(ws.tree.files), fmt)
+
+
+def test_the_operation_compiles_and_packs():
+    ws = Workspace.open(None)
+    out = pack(ws.index, ws.tree.files, PackInput(issue="I0201", format="xml", budget_tokens=2000))
+    assert out.format is PackFormat.xml
+    root = ET.fromstring(out.text.encode("utf-8"))
+    assert root.find("header/budget").get("limit_tokens") == "2000"
+    assert out.size.bytes == len(out.text.encode("utf-8"))
+    assert PackInput.model_json_schema()["properties"]["format"]
