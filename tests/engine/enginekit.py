@@ -130,6 +130,20 @@ def check_invariants(compiled: CompiledContext, index: Index | None = None) -> N
     assert not set(dropped) & set(uris), "a dropped URI is selected"
     assert not set(dropped) & set(excluded_uris), "a dropped URI is an exclusion"
 
+    if index is not None:
+        # Tiers by meaning (spec Part A, 11): the rule the explain page shows places every
+        # row in the tier the compiler gave it, and the task tier holds only the seeds, what
+        # follows from them (a seed issue's milestone and blockers, a seed milestone's
+        # issues) and the project
+        from generator.engine.policy import PLAN_KINDS, placements_of
+
+        placements = placements_of(compiled, index)
+        seeds = {s.uri for s in compiled.seeds}
+        for row in (*selected, *compiled.excluded):
+            assert placements[row.uri].tier is row.tier, (row.uri, row.tier, placements[row.uri])
+            if row.tier.value == "task" and row.uri not in seeds:
+                assert row.kind in (*PLAN_KINDS, "project", None), (row.uri, row.kind)
+
     uri_rows = {d.kept: d for d in compiled.deduplicated if d.key == "uri"}
     for e in selected:
         assert e.discovered_by, f"{e.uri}: no discovery"
