@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Mapping
 
 from ..engine.compile import GitInfo, compile_context
-from ..engine.models import CompiledContext
+from ..engine.models import CompiledContext, CompileInput
 from ..index import Index
 from .assemble import assemble
 from .models import (
@@ -51,8 +51,6 @@ def pack(index: Index, files: Mapping[str, bytes], data: PackInput, *,
     """``devcontext.pack``: compile ``data``'s request and hand the context over in its
     format. Raises what compiling raises (RequestError, NotFoundError)."""
     request = data.model_dump(exclude={"format"}, exclude_none=True)
-    from ..engine.models import CompileInput
-
     answer = compile_context(index, CompileInput(**request), git=git)
     sized, body = build_pack(answer, files, data.format)
     return PackOutput(format=data.format, size=sized.size, text=body.decode("utf-8"))
