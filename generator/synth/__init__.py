@@ -2,7 +2,8 @@
 
 :func:`synthesize` builds, in memory, a whole repository carrying an AI layer that looks like a
 real one (the shapes of ``../shared/data/majordomus-layer``): manifest, policy, scope, knowledge
-sources, profiles, prompts, the project model (milestones and issues with lifecycle facts),
+sources, profiles, prompts, the project model (milestones and issues with lifecycle facts, and
+the intents the issues serve, governed by the decisions and rules of their area),
 ADRs with supersede chains, versioned rules, directory contracts, curated knowledge, session
 records, use cases, and the Python source and tests that the issues scope. It returns
 ``{repo-relative path: bytes}``, sorted by path; the same arguments give the same bytes on every
@@ -23,7 +24,8 @@ unquoted).
 The modules, in the order a layer is made: :mod:`.shapes` (how many of each kind),
 :mod:`.vocabulary` and :mod:`.text` (words and small helpers), :mod:`.plan` (the seeded state the
 stages share, and the code tree), then one module per stage -- :mod:`.decisions` (rules, ADRs),
-:mod:`.project` (milestones, issues), :mod:`.records` (knowledge, use cases, sessions),
+:mod:`.project` (milestones, issues), :mod:`.intents` (what each milestone's work is for,
+and the decisions governing it), :mod:`.records` (knowledge, use cases, sessions),
 :mod:`.config` (directory contracts, manifest, policy, profiles), :mod:`.sources` (Python source
 and tests) -- and :mod:`.writing` (on disk).
 """
@@ -32,6 +34,7 @@ from __future__ import annotations
 
 from .config import write_config, write_contexts
 from .decisions import write_adrs, write_rules
+from .intents import plan_intents, write_intents
 from .plan import Plan
 from .project import plan_milestones, write_issues
 from .records import write_knowledge, write_sessions, write_use_cases
@@ -43,8 +46,9 @@ __all__ = ["SIZES", "Shape", "synthesize", "write_layer"]
 
 #: The stages, in the order they run: each reads the facts the earlier ones left on the plan.
 _STAGES = (
-    write_rules, plan_milestones, write_issues, write_adrs, write_knowledge, write_use_cases,
-    write_sessions, write_contexts, write_config, write_sources,
+    write_rules, plan_milestones, plan_intents, write_issues, write_adrs, write_intents,
+    write_knowledge, write_use_cases, write_sessions, write_contexts, write_config,
+    write_sources,
 )
 
 

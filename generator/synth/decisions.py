@@ -61,6 +61,7 @@ def write_rules(plan: Plan) -> None:
             deps.append(f"{first}@{plan.rule_latest[first] + 1}")
             deps.append(f"{MISSING_RULE}@1")
         area, module = plan.any_module(rng)
+        plan.rules_of_area.setdefault(area, []).append(rid)
         tags = Flow(sorted(rng.sample(TAGS, rng.randint(1, 3))))
         for version in range(1, latest + 1):
             status = "active"
@@ -68,6 +69,8 @@ def write_rules(plan: Plan) -> None:
                 status = "deprecated"
             elif version < latest and rng.random() < 0.5:
                 status = "deprecated"
+            if version == latest:
+                plan.rule_active[rid] = status == "active"
             plan.put(
                 f".ai/repo/rules/project/{slug}.v{version}.md",
                 rule_text(plan, rng, rid, version, title, status,
@@ -139,6 +142,7 @@ def write_adrs(plan: Plan) -> None:
             status = "superseded" if rng.random() < 0.9 else "accepted"
         elif index in supersedes:
             status = "accepted" if rng.random() < 0.8 else "proposed"
+        plan.adrs_of_area.setdefault(area, []).append((f"adr-{number:04d}", status))
         refs = [f"adr-{k:04d}" for k in supersedes.get(index, [])]
         if number == gap + 1:
             refs.append(f"adr-{gap:04d}")  # deliberately dangling

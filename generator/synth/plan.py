@@ -54,6 +54,15 @@ class Plan:
         # Set by decisions.write_rules.
         self.rule_ids: list[str] = []
         self.rule_latest: dict[str, int] = {}
+        # Set by decisions.write_rules and write_adrs: what each area's decisions are, so
+        # intents, knowledge and use cases link the decisions over the code they are about.
+        self.rules_of_area: dict[str, list[str]] = {}
+        self.rule_active: dict[str, bool] = {}
+        self.adrs_of_area: dict[str, list[tuple[str, str]]] = {}
+        # Set by intents.plan_intents: each milestone's intent's criteria (id, text); by
+        # intents.write_intents: per area, the decisions some intent is governed by.
+        self.intent_criteria: list[list[tuple[str, str]]] = []
+        self.governing_adrs: dict[str, list[str]] = {}
         # Set by project.plan_milestones and project.write_issues.
         self.ms_slugs: list[str] = []
         self.ms_areas: list[list[str]] = []

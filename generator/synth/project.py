@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from datetime import datetime, timedelta
 
+from .intents import serves_of
 from .plan import ACTIVE, CANCELLED, DONE, NEW, VERIFY, Issue, Plan
 from .shapes import MISSING_MILESTONE
 from .text import EPOCH, Unique, date_raw, datetime_raw, hex_digits, slugify, weighted
@@ -249,6 +250,11 @@ def _issue_contract(plan: Plan, rng: random.Random, issue: Issue, title: str, sc
         "priority": weighted(rng, PRIORITIES, PRIORITY_WEIGHTS),
         "profile": issue.profile,
         "parallel_safe": rng.random() < 0.6,
+    }
+    serves = serves_of(plan, issue)
+    if serves:
+        meta["serves"] = serves
+    meta |= {
         "objective": f"Ensure the {area}.{module} {w['noun']} {predicate}. "
         + plan.sentences(rng, area, module, 1),
         "why": plan.sentences(rng, area, module, rng.randint(1, 3)),

@@ -34,10 +34,36 @@ def write_knowledge(plan: Plan) -> None:
             "tags": [area, *sorted(rng.sample(TAGS, rng.randint(1, 2)))],
             "provenance": {"origin": "authored",
                            "derived_from": [f"file:{plan.src_file(rng, area, module)}"]},
-            "relations": [{"type": "documents", "target": f"file:src/{area}/{module}"}],
+            "relations": [{"type": "documents", "target": f"file:src/{area}/{module}"},
+                          *_documented_decisions(plan, ident, area)],
         }
         body = f"# {title}\n\n{plan.paragraphs(rng, area, module, 2, 5)}\n"
         plan.put(f".ai/repo/knowledge/curated/{ident}.md", front_matter(meta, body))
+
+
+def _documented_decisions(plan: Plan, ident: str, area: str) -> list[dict[str, str]]:
+    """One or two decisions or rules of the note's area it documents (its own stream)."""
+    rng = plan.rng(f"knowledge-links|{ident}")
+    # the decisions an intent holds the area's work to, else any live one of the area
+    adrs = plan.governing_adrs.get(area) or [
+        a for a, status in plan.adrs_of_area.get(area, []) if status in ("accepted", "proposed")]
+    rules = [r for r in plan.rules_of_area.get(area, []) if plan.rule_active.get(r)]
+    out = []
+    if adrs:
+        out.append({"type": "documents", "target": f"adr:{rng.choice(adrs)}"})
+    if rules and rng.random() < 0.5:
+        out.append({"type": "documents", "target": f"rule:{rng.choice(rules)}"})
+    return out
+
+
+def _doctrines(plan: Plan, ident: str, area: str, drawn: list[str]) -> list[str]:
+    """The rules a use case exercises: those of its area when it has any (its own stream;
+    ``drawn`` is what the use case's stream drew, kept when the area has no rule)."""
+    rules = [r for r in plan.rules_of_area.get(area, []) if plan.rule_active.get(r)]
+    if not rules:
+        return drawn
+    rng = plan.rng(f"doctrines|{ident}")
+    return Flow(sorted(rng.sample(rules, min(len(rules), rng.randint(1, 3)))))
 
 
 def write_use_cases(plan: Plan) -> None:
@@ -59,8 +85,8 @@ def write_use_cases(plan: Plan) -> None:
             "actors": Flow(["maintainer", "agent"]),
             "difficulty": rng.choice(("introductory", "intermediate", "advanced")),
             "commands": Flow([command]),
-            "doctrines": Flow(sorted(rng.sample(plan.rule_ids,
-                                                 min(len(plan.rule_ids), rng.randint(1, 3))))),
+            "doctrines": _doctrines(plan, ident, area, Flow(sorted(rng.sample(
+                plan.rule_ids, min(len(plan.rule_ids), rng.randint(1, 3)))))),
             "claims": Flow([]),
         }
         body = (

@@ -59,6 +59,8 @@ def kind_of(path: str) -> str:
         return "session"
     if path.startswith(".ai/repo/use-cases/"):
         return "use-case"
+    if path.startswith(".ai/repo/project/intents/"):
+        return "intent"
     if path.startswith("src/") and path.endswith(".py"):
         return "source"
     if path.startswith("tests/") and path.endswith(".py"):
@@ -272,6 +274,7 @@ def test_small_counts(small):
     assert found["knowledge"] == 3
     assert found["session"] == 6
     assert found["use-case"] == 3
+    assert found["intent"] == 3  # one per milestone
     assert found["source"] == 27 and found["test"] == 9
     assert found["readme"] == 1
     assert found["config"] == 9
@@ -281,6 +284,7 @@ def test_medium_counts(medium):
     found = counts(medium)
     assert found["issue"] == 1000
     assert found["milestone"] == 40
+    assert found["intent"] == 40
     assert found["adr"] == 100
     assert 60 <= found["rule"] <= 75
     assert found["session"] == 200
@@ -375,6 +379,7 @@ def real_keys(pattern: str) -> set[str]:
         ("knowledge", "repo/knowledge/curated/*.md", set()),
         ("session", "repo/sessions/*.md", set()),
         ("use-case", "repo/use-cases/*.md", set()),
+        ("intent", "repo/project/intents/*.yaml", set()),
         ("context", "**/README.md", set()),
     ],
 )
