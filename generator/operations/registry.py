@@ -1,0 +1,294 @@
+"""The operation registry: one frozen declaration per operation, and every surface's view
+of it.
+
+An :class:`Operation` names what it is (id, kind, module, tags), where it is reachable
+(:class:`Exposure`: MCP tool, HTTP route and operationId, CLI verb — ``None`` where a
+surface does not carry it, so absence is explicit), its input and output models, how it
+parses arguments (:mod:`.arguments`) and its pure handler (:mod:`.handlers`), its policies
+(benchmark required, cache) and its benchmark cases. The MCP tools and the OpenAPI document
+are generated from these declarations; the CLI verbs and the live server's routes are
+checked against them by the tests (``tests/operations/test_registry.py``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+from pydantic import BaseModel
+
+from ..engine.cache import COMPILE_CACHE_SIZE, EXPLAIN_CACHE_SIZE
+from ..engine.models import CompiledContext, CompileInput, ExplainInput, Explanation
+from ..index import Index
+from ..model import LayerObject
+from . import arguments, handlers
+from .models import (
+    CompilerPolicy,
+    ObjectInput,
+    PolicyInput,
+    QueryExplainInput,
+    QueryExplanation,
+)
+
+__all__ = [
+    "Exposure",
+    "CachePolicy",
+    "Policies",
+    "BenchmarkCase",
+    "Operation",
+    "OPERATIONS",
+    "NON_OPERATION_COMMANDS",
+    "TRANSPORTS",
+    "operation",
+    "by_tool",
+    "by_route",
+]
+
+#: The transports a benchmark is measured on, in the order they are reported.
+TRANSPORTS = ("direct", "http", "mcp")
+
+
+@dataclass(frozen=True)
+class Exposure:
+    """Where the one definition is reachable; ``None`` means the surface does not carry it."""
+
+    mcp_tool: str | None
+    http_route: str | None
+    operation_id: str | None
+    cli_command: str | None
+
+    @property
+    def transports(self) -> tuple[str, ...]:
+        """``direct`` always (the in-process call), then each surface that carries it."""
+        carried = {"http": self.http_route is not None, "mcp": self.mcp_tool is not None}
+        return tuple(t for t in TRANSPORTS if t == "direct" or carried[t])
+
+
+@dataclass(frozen=True)
+class CachePolicy:
+    """An in-process cache of answers, bounded, keyed by the layer fingerprint (and the git
+    state and the canonical input), so an edit to the layer can never serve a stale answer."""
+
+    scope: str
+    entries: int
+    key: str = "layer fingerprint + git state + canonical input"
+
+
+@dataclass(frozen=True)
+class Policies:
+    benchmark_required: bool
+    cache: CachePolicy | None = None
+
+
+@dataclass(frozen=True)
+class BenchmarkCase:
+    """A named request; ``arguments(index)`` gives its JSON arguments for that layer."""
+
+    name: str
+    arguments: Callable[[Index], dict[str, Any]]
+    description: str
+
+
+@dataclass(frozen=True)
+class Operation:
+    id: str
+    summary: str
+    description: str
+    kind: str
+    module: str
+    tags: tuple[str, ...]
+    exposure: Exposure
+    input_model: type[BaseModel]
+    output_model: type[BaseModel]
+    #: ``parse(data, text=...)``: arguments into the input model, or a RequestError.
+    parse: Callable[..., BaseModel]
+    #: ``handler(index, input, git)``: pure.
+    handler: Callable[..., BaseModel]
+    policies: Policies
+    benchmark_cases: tuple[BenchmarkCase, ...] = ()
+    #: Input fields that take a list (repeated or comma-separated as query parameters).
+    list_fields: tuple[str, ...] = ()
+
+    def run(self, index: Index, data: Mapping[str, Any], git: Any = None, *,
+            text: bool = False) -> BaseModel:
+        """Parse and answer in one call, uncached (the direct transport)."""
+        return self.handler(index, self.parse(data, text=text), git)
+
+
+# -- benchmark cases -------------------------------------------------------------------------
+
+#: Explain's ``absent`` case: an identifier no layer holds (upstream's own case).
+ABSENT_URI = "majordomus://rule/nothing-like-this@1"
+INTENT_SENTENCE = "what context a session is given for its work and what it costs"
+
+
+def _smallest(index: Index, kind: str) -> str | None:
+    ids = sorted(o.identity for o in index.by_kind.get(kind, []))
+    return ids[0] if ids else None
+
+
+def _first_uri(index: Index, kind: str) -> str:
+    uris = sorted(o.uri for o in index.by_kind.get(kind, []))
+    if uris:
+        return uris[0]
+    return sorted(index.objects)[0]
+
+
+def _named(kind: str) -> Callable[[Index], dict[str, Any]]:
+    def arguments(index: Index) -> dict[str, Any]:
+        name = _smallest(index, kind)
+        return {kind: name} if name is not None else {}
+    return arguments
+
+
+COMPILE_CASES = (
+    BenchmarkCase("no-seed", lambda index: {}, "the default request, no seed"),
+    BenchmarkCase("issue", _named("issue"), "the smallest issue identity of the layer"),
+    BenchmarkCase("milestone", _named("milestone"), "the smallest milestone identity"),
+    BenchmarkCase("intent", lambda index: {"intent": INTENT_SENTENCE}, "a fixed sentence"),
+)
+EXPLAIN_CASES = (
+    BenchmarkCase("policy", lambda index: {"uri": _first_uri(index, "policy")},
+                  "the first policy object's identifier, default request: in the answer"),
+    BenchmarkCase("absent", lambda index: {"uri": ABSENT_URI},
+                  "an identifier the index does not hold: standing unknown"),
+)
+POLICY_CASES = (BenchmarkCase("default", lambda index: {}, "the whole policy"),)
+QUERY_CASES = (
+    BenchmarkCase("text", lambda index: {"kind": "text", "value": "cache"},
+                  "a one-word text search"),
+    BenchmarkCase("cross_ref", lambda index: {"kind": "cross_ref",
+                                              "start": _smallest(index, "issue") or "I0001",
+                                              "depth": 2},
+                  "a two-hop walk from the smallest issue"),
+)
+OBJECT_CASES = (
+    BenchmarkCase("policy", lambda index: {"uri": _first_uri(index, "policy")},
+                  "the first policy object, whole"),
+)
+
+
+# -- the declarations ------------------------------------------------------------------------
+
+OPERATIONS: tuple[Operation, ...] = (
+    Operation(
+        id="devcontext.compile",
+        summary="Compile the token-budgeted context of a request",
+        description="What a session working on the request is given, and why: every selected "
+        "entry with how it was reached, every exclusion with its reason and cost, what was "
+        "merged, the budget per tier.",
+        kind="query",
+        module="devcontext",
+        tags=("context", "provenance", "budget"),
+        exposure=Exposure(mcp_tool="devcontext_compile", http_route="/api/v1/devcontext/compile",
+                          operation_id="devcontext.compile", cli_command="compile"),
+        input_model=CompileInput,
+        output_model=CompiledContext,
+        parse=arguments.parse_compile,
+        handler=handlers.compile_handler,
+        policies=Policies(benchmark_required=True,
+                          cache=CachePolicy(scope="process", entries=COMPILE_CACHE_SIZE)),
+        benchmark_cases=COMPILE_CASES,
+        list_fields=("paths", "uris"),
+    ),
+    Operation(
+        id="devcontext.explain",
+        summary="Why one identifier is, or is not, in a compiled context",
+        description="One canonical identifier judged under a request: selected, excluded, "
+        "deduplicated, not_reached or unknown — with the entry, the exclusion or the collapse, "
+        "and the budget it was judged under.",
+        kind="query",
+        module="devcontext",
+        tags=("context", "provenance", "introspection"),
+        exposure=Exposure(mcp_tool="devcontext_explain", http_route="/api/v1/devcontext/explain",
+                          operation_id="devcontext.explain", cli_command="explain"),
+        input_model=ExplainInput,
+        output_model=Explanation,
+        parse=arguments.parse_explain,
+        handler=handlers.explain_handler,
+        policies=Policies(benchmark_required=True,
+                          cache=CachePolicy(scope="process", entries=EXPLAIN_CACHE_SIZE)),
+        benchmark_cases=EXPLAIN_CASES,
+        list_fields=("paths", "uris"),
+    ),
+    Operation(
+        id="devcontext.policy",
+        summary="The compiler's policy",
+        description="The tiers in spend order with their meanings and kinds, the edge weights "
+        "per direction, the edges never followed, the selectors' base relevances and the "
+        "request defaults — the data the compiler runs on.",
+        kind="query",
+        module="devcontext",
+        tags=("context", "policy"),
+        exposure=Exposure(mcp_tool="devcontext_policy", http_route="/api/v1/devcontext/policy",
+                          operation_id="devcontext.policy", cli_command=None),
+        input_model=PolicyInput,
+        output_model=CompilerPolicy,
+        parse=arguments.parse_policy,
+        handler=handlers.policy_handler,
+        policies=Policies(benchmark_required=True),
+        benchmark_cases=POLICY_CASES,
+    ),
+    Operation(
+        id="query.explain",
+        summary="The EXPLAIN trace of a text search or a cross-reference walk",
+        description="kind=text ranks objects by where the words occur (id ×4, title ×3, "
+        "summary ×1 per matched term); kind=cross_ref walks the typed references from one "
+        "object. The trace says what was scanned and matched, the ordering rules, each hit's "
+        "reason, and every reference that could not be followed.",
+        kind="query",
+        module="query",
+        tags=("search", "introspection"),
+        exposure=Exposure(mcp_tool="explain", http_route="/v1/explain",
+                          operation_id="query.explain", cli_command="query"),
+        input_model=QueryExplainInput,
+        output_model=QueryExplanation,
+        parse=arguments.parse_query_explain,
+        handler=handlers.query_explain_handler,
+        policies=Policies(benchmark_required=True),
+        benchmark_cases=QUERY_CASES,
+    ),
+    Operation(
+        id="objects.get",
+        summary="One object of the layer, whole, with its body",
+        description="Context entries carry no prose, by design: this is how a caller gets an "
+        "object's Markdown body, its fields as parsed and its provenance.",
+        kind="query",
+        module="objects",
+        tags=("objects",),
+        exposure=Exposure(mcp_tool="objects_get", http_route="/api/v1/object",
+                          operation_id="objects.get", cli_command=None),
+        input_model=ObjectInput,
+        output_model=LayerObject,
+        parse=arguments.parse_object,
+        handler=handlers.object_handler,
+        policies=Policies(benchmark_required=True),
+        benchmark_cases=OBJECT_CASES,
+    ),
+)
+
+#: CLI verbs that are not operations (they build, serve or inspect the layer as a whole).
+NON_OPERATION_COMMANDS: dict[str, str] = {
+    "build": "writes the static site",
+    "check": "reports diagnostics",
+    "list": "lists identifiers",
+    "mcp": "serves the operations over MCP",
+    "serve": "serves the site and the operations over HTTP",
+    "synth": "writes a synthetic layer",
+}
+
+_BY_ID = {op.id: op for op in OPERATIONS}
+_BY_TOOL = {op.exposure.mcp_tool: op for op in OPERATIONS if op.exposure.mcp_tool}
+_BY_ROUTE = {op.exposure.http_route: op for op in OPERATIONS if op.exposure.http_route}
+
+
+def operation(op_id: str) -> Operation:
+    return _BY_ID[op_id]
+
+
+def by_tool(name: str) -> Operation | None:
+    return _BY_TOOL.get(name)
+
+
+def by_route(route: str) -> Operation | None:
+    return _BY_ROUTE.get(route)

@@ -1,0 +1,50 @@
+"""JSON Schemas of an operation's input and output, from its models — the one source the
+MCP tool listing and the OpenAPI document both read.
+
+Validation-mode schemas: they describe every field an answer can hold (serialisation mode
+would reduce a model with a custom serialiser, such as an entry, to an open object). Absent
+optional fields are omitted on the wire, and none of them is required here, so an answer
+validates as it is sent.
+"""
+
+from __future__ import annotations
+
+import copy
+from functools import lru_cache
+from typing import Any
+
+from pydantic import BaseModel
+
+from .registry import Operation
+
+__all__ = ["model_schema", "input_schema", "output_schema", "TOKEN_PROPERTY"]
+
+TOKEN_PROPERTY = {
+    "type": "string",
+    "description": "The token the server was started with (`devcontext mcp --token T`).",
+}
+
+
+@lru_cache(maxsize=None)
+def _schema(model: type[BaseModel], ref_template: str) -> dict[str, Any]:
+    return model.model_json_schema(by_alias=True, mode="validation", ref_template=ref_template)
+
+
+def model_schema(model: type[BaseModel], ref_template: str = "#/$defs/{model}") -> dict[str, Any]:
+    """A fresh copy (callers may change it)."""
+    return copy.deepcopy(_schema(model, ref_template))
+
+
+def input_schema(op: Operation, *, token: bool = False) -> dict[str, Any]:
+    """The MCP tool's input schema; with ``token``, a required ``token`` property."""
+    schema = model_schema(op.input_model)
+    schema.setdefault("properties", {})
+    schema["type"] = "object"
+    if token:
+        schema["properties"]["token"] = dict(TOKEN_PROPERTY)
+        schema["required"] = sorted({*schema.get("required", ()), "token"})
+    return schema
+
+
+def output_schema(op: Operation) -> dict[str, Any]:
+    return model_schema(op.output_model)
