@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from types import ModuleType
 
 from . import __version__
-from .commands import build, check, explain, pack, query, serve, synth
+from .commands import build, check, explain, mcp, pack, query, serve, synth
 from .commands import compile as compile_verb
 from .commands import list as list_verb
 from .errors import DevContextError
@@ -28,6 +28,7 @@ COMMANDS: dict[str, ModuleType] = {
     "compile": compile_verb,
     "explain": explain,
     "list": list_verb,
+    "mcp": mcp,
     "pack": pack,
     "query": query,
     "serve": serve,
