@@ -12,7 +12,7 @@ checked against them by the tests (``tests/operations/test_registry.py``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 from pydantic import BaseModel
@@ -21,6 +21,8 @@ from ..engine.cache import COMPILE_CACHE_SIZE, EXPLAIN_CACHE_SIZE
 from ..engine.models import CompiledContext, CompileInput, ExplainInput, Explanation
 from ..index import Index
 from ..model import LayerObject
+from ..query.crossref import MAX_DEPTH as QUERY_MAX_DEPTH
+from ..query.terms import MAX_VALUE_CHARS
 from . import arguments, handlers
 from .models import (
     CompilerPolicy,
@@ -108,6 +110,11 @@ class Operation:
     benchmark_cases: tuple[BenchmarkCase, ...] = ()
     #: Input fields that take a list (repeated or comma-separated as query parameters).
     list_fields: tuple[str, ...] = ()
+    #: JSON Schema keywords the parser enforces beyond the model's types (a positive budget,
+    #: a floor in [0, 1], a non-blank identifier), added to the input schema of every surface
+    #: so a client sees them. Rules that need the layer (a path inside the repository, an
+    #: issue the layer holds) are not schema: they answer 400 or 404 naming the parameter.
+    constraints: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     def run(self, index: Index, data: Mapping[str, Any], git: Any = None, *,
             text: bool = False) -> BaseModel:
@@ -168,6 +175,26 @@ OBJECT_CASES = (
 )
 
 
+NON_BLANK = {"pattern": r"\S"}
+REQUEST_CONSTRAINTS = {
+    "issue": NON_BLANK,
+    "milestone": NON_BLANK,
+    "budget_tokens": {"minimum": 1},
+    "max_depth": {"minimum": 0},
+    "floor": {"minimum": 0, "maximum": 1},
+}
+#: Longer digit strings are refused by the query engine (``query.api.MAX_DIGITS``).
+_DIGITS_MAX = 999_999_999
+QUERY_CONSTRAINTS = {
+    "value": {**NON_BLANK, "maxLength": MAX_VALUE_CHARS},
+    "start": NON_BLANK,
+    "depth": {"minimum": 0, "maximum": _DIGITS_MAX,
+              "description": f"cross_ref: hops to walk; deeper than {QUERY_MAX_DEPTH} is "
+              "clamped, and the clamp recorded in `query`."},
+    "limit": {"minimum": 1, "maximum": _DIGITS_MAX},
+}
+
+
 # -- the declarations ------------------------------------------------------------------------
 
 OPERATIONS: tuple[Operation, ...] = (
@@ -190,6 +217,7 @@ OPERATIONS: tuple[Operation, ...] = (
                           cache=CachePolicy(scope="process", entries=COMPILE_CACHE_SIZE)),
         benchmark_cases=COMPILE_CASES,
         list_fields=("paths", "uris"),
+        constraints=REQUEST_CONSTRAINTS,
     ),
     Operation(
         id="devcontext.explain",
@@ -210,6 +238,7 @@ OPERATIONS: tuple[Operation, ...] = (
                           cache=CachePolicy(scope="process", entries=EXPLAIN_CACHE_SIZE)),
         benchmark_cases=EXPLAIN_CASES,
         list_fields=("paths", "uris"),
+        constraints={**REQUEST_CONSTRAINTS, "uri": NON_BLANK},
     ),
     Operation(
         id="devcontext.policy",
@@ -247,6 +276,7 @@ OPERATIONS: tuple[Operation, ...] = (
         handler=handlers.query_explain_handler,
         policies=Policies(benchmark_required=True),
         benchmark_cases=QUERY_CASES,
+        constraints=QUERY_CONSTRAINTS,
     ),
     Operation(
         id="objects.get",
@@ -264,6 +294,7 @@ OPERATIONS: tuple[Operation, ...] = (
         handler=handlers.object_handler,
         policies=Policies(benchmark_required=True),
         benchmark_cases=OBJECT_CASES,
+        constraints={"uri": NON_BLANK},
     ),
 )
 

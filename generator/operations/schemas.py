@@ -35,10 +35,14 @@ def model_schema(model: type[BaseModel], ref_template: str = "#/$defs/{model}") 
     return copy.deepcopy(_schema(model, ref_template))
 
 
-def input_schema(op: Operation, *, token: bool = False) -> dict[str, Any]:
-    """The MCP tool's input schema; with ``token``, a required ``token`` property."""
-    schema = model_schema(op.input_model)
+def input_schema(op: Operation, *, token: bool = False,
+                 ref_template: str = "#/$defs/{model}") -> dict[str, Any]:
+    """The input model's schema with the operation's constraints; with ``token`` (the MCP
+    tool of a server started with one), a required ``token`` property."""
+    schema = model_schema(op.input_model, ref_template)
     schema.setdefault("properties", {})
+    for name, keywords in op.constraints.items():
+        schema["properties"][name].update(keywords)
     schema["type"] = "object"
     if token:
         schema["properties"]["token"] = dict(TOKEN_PROPERTY)
