@@ -20,7 +20,6 @@ import hmac
 import logging
 from typing import Any
 
-import anyio
 import mcp_types as types
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
@@ -115,7 +114,7 @@ def build_server(app: McpApp) -> Server:
         return types.ListToolsResult(tools=app.tools)
 
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
-        return await anyio.to_thread.run_sync(app.call, params.name, params.arguments)
+        return app.call(params.name, params.arguments)
 
     return Server("devcontext", version=__version__, instructions=INSTRUCTIONS,
                   on_list_tools=list_tools, on_call_tool=call_tool)
