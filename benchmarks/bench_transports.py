@@ -16,13 +16,15 @@ answer). On the real layer when present, else the demo layer. Targets (warm expl
 
 from __future__ import annotations
 
+import functools
 import http.client
 import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 from urllib.parse import urlencode
 
 import anyio
@@ -107,11 +109,12 @@ def _http(op: Operation, index, git, arguments: dict, cold: bool, out: Path) -> 
         conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=600)
         try:
             conn.connect()
+            call = functools.partial(_get, conn, target)
             if cold:
-                times.append(_ms(lambda: _get(conn, target)))
+                times.append(_ms(call))
             else:
-                _get(conn, target)
-                times.extend(_ms(lambda: _get(conn, target)) for _ in range(WARM_CALLS))
+                call()
+                times.extend(_ms(call) for _ in range(WARM_CALLS))
         finally:
             conn.close()
             server.close()

@@ -112,7 +112,7 @@ class _Carry(dict):
         super().__init__()
         self.previous = previous
 
-    def get(self, key, default=None):  # noqa: ANN001 - the loader's mapping protocol
+    def get(self, key, default=None):
         if key in self:
             return self[key]
         if key in self.previous:

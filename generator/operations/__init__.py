@@ -19,15 +19,15 @@ from .registry import (
 from .runner import Runner, error_of
 
 __all__ = [
+    "NON_OPERATION_COMMANDS",
+    "OPERATIONS",
+    "TRANSPORTS",
     "BenchmarkCase",
     "CachePolicy",
     "Exposure",
-    "NON_OPERATION_COMMANDS",
-    "OPERATIONS",
     "Operation",
     "Policies",
     "Runner",
-    "TRANSPORTS",
     "by_route",
     "by_tool",
     "error_of",

@@ -8,7 +8,8 @@ same on every surface.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from ..engine.models import CompileInput, ExplainInput
 from ..engine.request import parse_input
@@ -20,9 +21,9 @@ __all__ = [
     "fields_from_pairs",
     "parse_compile",
     "parse_explain",
+    "parse_object",
     "parse_policy",
     "parse_query_explain",
-    "parse_object",
 ]
 
 

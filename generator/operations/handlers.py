@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..engine.compile import GitInfo, compile_context
 from ..engine.explain import explain as explain_identifier
-from ..engine.models import CompiledContext, CompileInput, ExplainInput, Explanation, TIER_ORDER
+from ..engine.models import TIER_ORDER, CompiledContext, CompileInput, ExplainInput, Explanation
 from ..engine.numbers import BYTES_PER_TOKEN
 from ..engine.policy import (
     DEFAULT_BUDGET_TOKENS,
@@ -40,8 +40,15 @@ from .models import (
     TierPolicy,
 )
 
-__all__ = ["compile_handler", "explain_handler", "policy_handler", "query_explain_handler",
-           "object_handler", "compiler_policy", "query_params"]
+__all__ = [
+    "compile_handler",
+    "compiler_policy",
+    "explain_handler",
+    "object_handler",
+    "policy_handler",
+    "query_explain_handler",
+    "query_params",
+]
 
 
 def compile_handler(index: Index, data: CompileInput, git: GitInfo | None = None) -> CompiledContext:

@@ -8,8 +8,8 @@ them; errors are :func:`~generator.operations.runner.error_of`'s body and status
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from functools import lru_cache
-from typing import Iterable
 
 from ..engine.compile import GitInfo
 from ..errors import DevContextError
@@ -19,7 +19,7 @@ from .openapi import OPENAPI_ROUTE, openapi_document
 from .registry import OPERATIONS, by_route
 from .runner import Runner, error_of
 
-__all__ = ["HttpSurface", "REGISTRY_ROUTES", "openapi_bytes"]
+__all__ = ["REGISTRY_ROUTES", "HttpSurface", "openapi_bytes"]
 
 log = logging.getLogger("devcontext.serve")
 
@@ -50,7 +50,7 @@ class HttpSurface:
         except DevContextError as exc:
             status, body = error_of(exc)
             return status, canonical_json(body)
-        except Exception:  # noqa: BLE001 - the client gets a clean 500, the log the traceback
+        except Exception:
             log.exception("the API failed on %s", route)
             return 500, canonical_json({"error": {
                 "code": "internal_error",

@@ -17,18 +17,18 @@ from ..engine.models import Tier, WireModel
 from ..query.models import Trace
 
 __all__ = [
-    "PolicyInput",
-    "TierPolicy",
-    "EdgeWeight",
-    "RefusedEdge",
-    "SelectorRelevance",
-    "PolicyDefaults",
     "CompilerPolicy",
+    "EdgeWeight",
+    "ErrorBody",
+    "ErrorDetail",
+    "ObjectInput",
+    "PolicyDefaults",
+    "PolicyInput",
     "QueryExplainInput",
     "QueryExplanation",
-    "ObjectInput",
-    "ErrorDetail",
-    "ErrorBody",
+    "RefusedEdge",
+    "SelectorRelevance",
+    "TierPolicy",
 ]
 
 

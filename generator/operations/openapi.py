@@ -10,7 +10,8 @@ to ``api/openapi.json``.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -19,7 +20,7 @@ from .models import ErrorBody
 from .registry import OPERATIONS, Operation
 from .schemas import input_schema, model_schema
 
-__all__ = ["openapi_document", "OPENAPI_ROUTE", "OPENAPI_FILE", "COMPONENT_REF"]
+__all__ = ["COMPONENT_REF", "OPENAPI_FILE", "OPENAPI_ROUTE", "openapi_document"]
 
 OPENAPI_ROUTE = "/api/openapi.json"
 #: Where the build writes it, relative to the output directory.

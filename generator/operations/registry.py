@@ -12,13 +12,15 @@ checked against them by the tests (``tests/operations/test_registry.py``).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from pydantic import BaseModel
 
 from ..engine.cache import COMPILE_CACHE_SIZE, EXPLAIN_CACHE_SIZE
 from ..engine.models import CompiledContext, CompileInput, ExplainInput, Explanation
+from ..engine.policy import DEFAULT_BUDGET_TOKENS, DEFAULT_FLOOR, DEFAULT_MAX_DEPTH
 from ..index import Index
 from ..model import LayerObject
 from ..query.crossref import MAX_DEPTH as QUERY_MAX_DEPTH
@@ -33,17 +35,17 @@ from .models import (
 )
 
 __all__ = [
-    "Exposure",
-    "CachePolicy",
-    "Policies",
-    "BenchmarkCase",
-    "Operation",
-    "OPERATIONS",
     "NON_OPERATION_COMMANDS",
+    "OPERATIONS",
     "TRANSPORTS",
-    "operation",
-    "by_tool",
+    "BenchmarkCase",
+    "CachePolicy",
+    "Exposure",
+    "Operation",
+    "Policies",
     "by_route",
+    "by_tool",
+    "operation",
 ]
 
 #: The transports a benchmark is measured on, in the order they are reported.
@@ -130,15 +132,11 @@ INTENT_SENTENCE = "what context a session is given for its work and what it cost
 
 
 def _smallest(index: Index, kind: str) -> str | None:
-    ids = sorted(o.identity for o in index.by_kind.get(kind, []))
-    return ids[0] if ids else None
+    return min((o.identity for o in index.by_kind.get(kind, [])), default=None)
 
 
 def _first_uri(index: Index, kind: str) -> str:
-    uris = sorted(o.uri for o in index.by_kind.get(kind, []))
-    if uris:
-        return uris[0]
-    return sorted(index.objects)[0]
+    return min((o.uri for o in index.by_kind.get(kind, [])), default=None) or min(index.objects)
 
 
 def _named(kind: str) -> Callable[[Index], dict[str, Any]]:
@@ -176,12 +174,30 @@ OBJECT_CASES = (
 
 
 NON_BLANK = {"pattern": r"\S"}
+#: The request fields' meanings are the contract's (``spec/devcontext-explain.md``, the
+#: input schema's descriptions); the engine's models carry none, so they are given here.
 REQUEST_CONSTRAINTS = {
-    "issue": NON_BLANK,
-    "milestone": NON_BLANK,
-    "budget_tokens": {"minimum": 1},
-    "max_depth": {"minimum": 0},
-    "floor": {"minimum": 0, "maximum": 1},
+    "issue": {**NON_BLANK, "description": "An issue id (`I0301`), slug or canonical "
+              "identifier. Its milestone, dependencies, declared scope and the decisions over "
+              "that scope follow from it."},
+    "milestone": {**NON_BLANK, "description": "A milestone id or slug, or its canonical "
+                  "identifier."},
+    "intent": {"description": "What the session is trying to do, in words. The only input "
+               "the compiler infers from; every entry it produces says so and carries a "
+               "confidence below one."},
+    "paths": {"description": "Repository-relative paths the work touches, added to whatever "
+              "the seeds declare."},
+    "uris": {"description": "Canonical identifiers to seed with directly, for a request about "
+             "something that is neither an issue nor a milestone."},
+    "budget_tokens": {"minimum": 1, "description": "Ceiling in estimated tokens; "
+                      f"{DEFAULT_BUDGET_TOKENS} when absent."},
+    "max_depth": {"minimum": 0, "description": "How far from a seed the walk goes; "
+                  f"{DEFAULT_MAX_DEPTH} when absent."},
+    "floor": {"minimum": 0, "maximum": 1, "description": "Relevance below which an entry is "
+              f"reported rather than given; {DEFAULT_FLOOR:g} when absent."},
+    "all_blocking_rules": {"description": "Every blocking rule of the layer, not only the "
+                           "ones the work reaches. Usually over budget: the answer then says "
+                           "`over_budget` instead of dropping what it may not drop."},
 }
 #: Longer digit strings are refused by the query engine (``query.api.MAX_DIGITS``).
 _DIGITS_MAX = 999_999_999
@@ -238,7 +254,8 @@ OPERATIONS: tuple[Operation, ...] = (
                           cache=CachePolicy(scope="process", entries=EXPLAIN_CACHE_SIZE)),
         benchmark_cases=EXPLAIN_CASES,
         list_fields=("paths", "uris"),
-        constraints={**REQUEST_CONSTRAINTS, "uri": NON_BLANK},
+        constraints={**REQUEST_CONSTRAINTS, "uri": {
+            **NON_BLANK, "description": "The canonical identifier to explain."}},
     ),
     Operation(
         id="devcontext.policy",

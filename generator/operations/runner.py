@@ -9,7 +9,8 @@ error), something the index does not hold 404, both with the same message.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from pydantic import BaseModel
 

@@ -10,14 +10,14 @@ validates as it is sent.
 from __future__ import annotations
 
 import copy
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from pydantic import BaseModel
 
 from .registry import Operation
 
-__all__ = ["model_schema", "input_schema", "output_schema", "TOKEN_PROPERTY"]
+__all__ = ["TOKEN_PROPERTY", "input_schema", "model_schema", "output_schema"]
 
 TOKEN_PROPERTY = {
     "type": "string",
@@ -25,7 +25,7 @@ TOKEN_PROPERTY = {
 }
 
 
-@lru_cache(maxsize=None)
+@cache
 def _schema(model: type[BaseModel], ref_template: str) -> dict[str, Any]:
     return model.model_json_schema(by_alias=True, mode="validation", ref_template=ref_template)
 

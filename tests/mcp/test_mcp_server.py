@@ -156,6 +156,6 @@ def test_the_token_is_required_accepted_and_refused(repo):
 def test_a_repository_without_a_layer_fails_at_start(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "generator", "mcp", "--repo", str(tmp_path)],
                           capture_output=True, text=True, timeout=60, cwd=ROOT,
-                          stdin=subprocess.DEVNULL)
+                          stdin=subprocess.DEVNULL, check=False)
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr.startswith(f"devcontext mcp: {tmp_path} has no .ai/manifest.yaml")

@@ -8,7 +8,7 @@ import pytest
 from generator.cli import COMMANDS, build_parser, main
 from generator.engine import EngineCache, compile_context, explain
 from generator.engine.cache import COMPILE_CACHE_SIZE, EXPLAIN_CACHE_SIZE
-from generator.engine.models import CompileInput, ExplainInput, Standing, TIER_ORDER
+from generator.engine.models import TIER_ORDER, CompileInput, ExplainInput, Standing
 from generator.engine.policy import EDGE_RULES, FIXED_RELEVANCE, KIND_TIERS
 from generator.errors import DevContextError, NotFoundError, RequestError
 from generator.jsonio import canonical_json_text, to_jsonable
@@ -141,8 +141,8 @@ def test_object_errors(index):
     op = operation("objects.get")
     assert _message(lambda: op.run(index, {})) == (RequestError, "field `uri` is required")
     assert _message(lambda: op.run(index, {"uri": "majordomus://adr/nope"})) == (
-        NotFoundError, "the index holds nothing under `majordomus://adr/nope`; list "
-        "identifiers with `devcontext list`")
+        NotFoundError, ("the index holds nothing under `majordomus://adr/nope`; list "
+                        "identifiers with `devcontext list`"))
     assert _message(lambda: op.run(index, {"uri": "x", "kind": "adr"})) == (
         RequestError, "unknown field `kind`; the request accepts uri")
     status, body = error_of(NotFoundError("gone", field="uri"))
