@@ -112,7 +112,7 @@ class _Carry(dict):
         super().__init__()
         self.previous = previous
 
-    def get(self, key, default=None):
+    def get(self, key, default=None):  # the loader calls only get() and []=
         if key in self:
             return self[key]
         if key in self.previous:

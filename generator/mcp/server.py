@@ -94,7 +94,7 @@ class McpApp:
             answer = self.runner.answer(op, index, arguments, git)
         except DevContextError as exc:
             return _error(exc.message)
-        except Exception:
+        except Exception:  # noqa: BLE001 - the client gets a clean error, the log the traceback
             log.exception("the tool %s failed", name)
             return _error(f"the tool `{name}` failed on this request; the error is in the "
                           "server's log (its standard error)")

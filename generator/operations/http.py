@@ -50,7 +50,7 @@ class HttpSurface:
         except DevContextError as exc:
             status, body = error_of(exc)
             return status, canonical_json(body)
-        except Exception:
+        except Exception:  # noqa: BLE001 - the client gets a clean 500, the log the traceback
             log.exception("the API failed on %s", route)
             return 500, canonical_json({"error": {
                 "code": "internal_error",
