@@ -1,67 +1,82 @@
 """The layer as it is on disk now, for a long-running server that must never answer stale.
 
-Each call takes a stat signature of the repository — every directory and file under its
-root (the directories the reader never enters skipped), plus git's ``HEAD`` and ``index``
-— which costs a few milliseconds and reads no file. Only when it differs from the one taken
-before the last load is the layer read again (through one :class:`ParseCache`, so
-unchanged files are not parsed again) and git asked again. The signature is taken *before*
-reading, so an edit made while the layer is being read shows on the next call.
+A load records what it depended on: every file it read and every directory the reader
+walks for it (``.ai/`` and each source class's base, :func:`watch_roots` — the same roots
+``devcontext serve`` watches), plus git's ``HEAD`` and ``index``. Each call stats exactly
+those — no file is read, nothing else in the repository is looked at, a few hundred
+``stat`` calls on a real layer — and reloads only when one differs: a file edited, removed
+or replaced changes its own stat, a file or directory added or removed changes its
+directory's. A load that saw a file modified while it was reading (an mtime later than
+the moment the read began, less a margin for coarse file clocks) is not trusted, so the
+next call loads again: an edit can never be missed.
 """
 
 from __future__ import annotations
 
 import os
 import threading
+import time
 from pathlib import Path
 
 from ..engine.compile import GitInfo
 from ..gitinfo import read_git
 from ..index import Index
 from ..layer.reader import SKIPPED_DIRS
+from ..serve.watcher import watch_roots
 from ..workspace import Workspace, resolve_repo
 
-__all__ = ["LiveLayer", "stat_signature"]
+__all__ = ["LiveLayer", "depended_paths", "stat_rows"]
 
 #: What git keeps that the branch, head and clean/dirty state follow.
-_GIT_FILES = (".git/HEAD", ".git/index")
+GIT_FILES = (".git/HEAD", ".git/index")
+#: File timestamps can lag the clock by a tick; a file this close to the start of a read
+#: may have changed during it.
+CLOCK_MARGIN_NS = 50_000_000
 
 
-def stat_signature(root: Path) -> tuple:
-    """(relative path, kind, mtime, size, inode) of every entry under ``root``, sorted.
-
-    A changed, added, removed or renamed file changes it (its own stat, or its
-    directory's). Symbolic links are recorded, not followed, as the reader does.
-    """
-    rows: list[tuple] = []
-    stack = [""]
+def _walk_dirs(root: Path, start: Path, recursive: bool) -> list[str]:
+    """``start`` and, when ``recursive``, every directory below it the reader would enter."""
+    out = [os.path.relpath(start, root).replace(os.sep, "/")]
+    if not recursive:
+        return out
+    stack = [start]
     while stack:
-        rel_dir = stack.pop()
-        abs_dir = os.path.join(root, rel_dir) if rel_dir else str(root)
+        current = stack.pop()
         try:
-            entries = list(os.scandir(abs_dir))
+            entries = list(os.scandir(current))
         except OSError:
-            rows.append((rel_dir, "unlistable"))
             continue
         for entry in entries:
-            rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
-            try:
-                st = entry.stat(follow_symlinks=False)
-                is_dir = entry.is_dir(follow_symlinks=False)
-            except OSError:
-                rows.append((rel, "gone"))
+            if entry.name in SKIPPED_DIRS:
                 continue
-            if is_dir:
-                if entry.name in SKIPPED_DIRS:
-                    continue
-                stack.append(rel)
-            rows.append((rel, is_dir, st.st_mtime_ns, st.st_size, st.st_ino))
-    for rel in _GIT_FILES:
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    stack.append(Path(entry.path))
+                    out.append(os.path.relpath(entry.path, root).replace(os.sep, "/"))
+            except OSError:
+                continue
+    return out
+
+
+def depended_paths(workspace: Workspace) -> tuple[str, ...]:
+    """Every repo-relative path a load of ``workspace`` depended on, sorted."""
+    root = workspace.root
+    dirs: set[str] = set()
+    for start, recursive in watch_roots(root, workspace.layer.classes):
+        dirs.update(_walk_dirs(root, Path(start), recursive))
+    return tuple(sorted(dirs | set(workspace.tree.files) | set(GIT_FILES)))
+
+
+def stat_rows(root: Path, paths: tuple[str, ...]) -> tuple:
+    """(path, mtime, size, inode) of each path; (path, None) for one that is not there."""
+    rows = []
+    for rel in paths:
         try:
-            st = os.stat(os.path.join(root, rel))
-            rows.append((rel, False, st.st_mtime_ns, st.st_size, st.st_ino))
+            st = os.lstat(os.path.join(root, rel))
         except OSError:
-            pass
-    rows.sort()
+            rows.append((rel, None))
+            continue
+        rows.append((rel, st.st_mtime_ns, st.st_size, st.st_ino))
     return tuple(rows)
 
 
@@ -72,28 +87,37 @@ class LiveLayer:
         self.root, self.is_demo = resolve_repo(repo)
         self.repo = repo
         self.loads = 0
+        self._paths: tuple[str, ...] = ()
         self._signature: tuple | None = None
         self._workspace: Workspace | None = None
         self._git: GitInfo | None = None
-        self._parsed: dict[tuple, object] = {}
+        self._parsed: dict = {}
         self._lock = threading.Lock()
 
     def current(self) -> tuple[Index, GitInfo]:
-        """Re-read the layer only when its stat signature changed since the last read.
+        """Reload only when a path the last load depended on changed since.
 
-        Raises :class:`~generator.errors.LayerError` when the repository holds no layer
-        (the previous answer is not kept: it would describe files that are gone).
+        Raises :class:`~generator.errors.LayerError` when the repository holds no layer.
         """
         with self._lock:
-            signature = stat_signature(self.root)
-            if signature != self._signature or self._workspace is None:
-                self._workspace = None
-                self._workspace = self._open()
-                self._git = read_git(self.root)
-                self._signature = signature
-                self.loads += 1
-            assert self._git is not None
+            if (self._workspace is None or self._signature is None
+                    or stat_rows(self.root, self._paths) != self._signature):
+                self._load()
+            assert self._workspace is not None and self._git is not None
             return self._workspace.index, self._git
+
+    def _load(self) -> None:
+        self._workspace = None
+        started = time.time_ns()
+        workspace = self._open()
+        self._git = read_git(self.root)
+        self._paths = depended_paths(workspace)
+        signature = stat_rows(self.root, self._paths)
+        moved = any(row[1] is not None and row[1] >= started - CLOCK_MARGIN_NS
+                    for row in signature)
+        self._signature = None if moved else signature
+        self._workspace = workspace
+        self.loads += 1
 
     def _open(self) -> Workspace:
         """Load through the last load's parses: a file unchanged since is not parsed again,
