@@ -5,6 +5,10 @@ build's index through one :class:`EngineCache`, and the query explain when prese
 ``GET /api/v1/devcontext/compile``  operationId ``devcontext.compile``: the compiled answer
 ``GET /v1/explain``                 the query engine's ``{"kind": "explain", ...}`` envelope
 
+The operation registry's other routes (``/api/v1/devcontext/policy``, ``/api/v1/object``)
+and its OpenAPI document (``/api/openapi.json``) are answered by
+:class:`generator.operations.http.HttpSurface`, through the same engine cache.
+
 Parameters are the request's fields (``uri`` only for explain). ``paths`` and ``uris`` may
 be repeated or comma-separated; every other parameter is given at most once. A bad
 parameter answers 400 ``{"error": {"code", "message", "parameter"}}``; an issue, milestone
@@ -22,6 +26,9 @@ from typing import Any, Callable
 from ..engine import EngineCache, parse_input
 from ..errors import DevContextError, NotFoundError, RequestError
 from ..jsonio import canonical_json, canonical_json_text
+from ..operations.http import REGISTRY_ROUTES, HttpSurface, openapi_bytes
+from ..operations.openapi import OPENAPI_ROUTE
+from ..operations.runner import Runner
 from .incremental import Snapshot
 
 __all__ = ["LiveApi", "API_ROUTES", "error_body"]
@@ -31,7 +38,10 @@ log = logging.getLogger("devcontext.serve")
 EXPLAIN_ROUTE = "/api/v1/devcontext/explain"
 COMPILE_ROUTE = "/api/v1/devcontext/compile"
 QUERY_ROUTE = "/v1/explain"
-API_ROUTES = (EXPLAIN_ROUTE, COMPILE_ROUTE, QUERY_ROUTE)
+#: The registry's routes this module does not answer itself.
+REGISTRY_ONLY_ROUTES = tuple(r for r in REGISTRY_ROUTES
+                             if r not in (EXPLAIN_ROUTE, COMPILE_ROUTE, QUERY_ROUTE))
+API_ROUTES = (EXPLAIN_ROUTE, COMPILE_ROUTE, QUERY_ROUTE, *REGISTRY_ONLY_ROUTES)
 
 #: Request fields that take a list.
 LIST_FIELDS = ("paths", "uris")
@@ -54,13 +64,18 @@ class LiveApi:
         self.cache = cache or EngineCache()
         self._responses: OrderedDict[tuple, bytes] = OrderedDict()
         self._lock = threading.Lock()
+        self.registry = HttpSurface(Runner(self.cache))
 
     def handle(self, route: str, pairs: list[tuple[str, str]]) -> tuple[int, bytes]:
         try:
+            if route == OPENAPI_ROUTE:  # the document needs no layer
+                return 200, openapi_bytes()
             snap = self.snapshot()
             if snap is None:
                 return 503, error_body("not_ready", "the site is still being built; try again "
                                        "in a moment")
+            if route in REGISTRY_ONLY_ROUTES:
+                return self.registry.answer(route, snap.index, pairs, snap.git)
             if route == QUERY_ROUTE:
                 return 200, self._query(snap, pairs)
             return 200, self._engine(snap, route, pairs)

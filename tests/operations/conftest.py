@@ -1,22 +1,29 @@
-"""A served demo layer for the conformance run: the registry's HTTP surface on the
-product's own server, on a free loopback port."""
+"""A served demo layer: a real ``devcontext serve`` session (its build, its live API, its
+HTTP server) on a free loopback port, with the demo layer copied to a temporary place."""
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
 
-from generator.operations.http import REGISTRY_ROUTES, HttpSurface
-from generator.serve.server import DevServer
+from generator.demo import demo_root
+from generator.serve.incremental import IncrementalBuilder
+from generator.serve.session import ServeSession
 from generator.workspace import Workspace
 
 
 @pytest.fixture(scope="module")
-def served_api(tmp_path_factory):
-    index = Workspace.open().index
-    surface = HttpSurface()
-    server = DevServer(tmp_path_factory.mktemp("site"), host="127.0.0.1", port=0,
-                       api=lambda route, pairs: surface.answer(route, index, pairs),
-                       api_routes=REGISTRY_ROUTES)
-    server.start()
-    yield f"http://127.0.0.1:{server.port}"
-    server.close()
+def served(tmp_path_factory):
+    """(base URL, the index it answers from)."""
+    base = tmp_path_factory.mktemp("served")
+    repo = base / "repo"
+    shutil.copytree(demo_root(), repo)
+    builder = IncrementalBuilder(repo, base / "site", label="the demo layer")
+    session = ServeSession(builder, host="127.0.0.1", port=0)
+    session.build()
+    session.start()
+    try:
+        yield f"http://127.0.0.1:{session.server.port}", Workspace.open(repo).index
+    finally:
+        session.close()

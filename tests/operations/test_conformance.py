@@ -1,4 +1,4 @@
-"""Schemathesis against a served demo layer: requests generated from the OpenAPI document
+"""Schemathesis against a served demo layer (``devcontext serve``'s own session): requests generated from the OpenAPI document
 (schema-valid and schema-invalid), every answer checked against it — no 5xx, documented
 status codes and content types, response bodies valid against the response schemas, and
 schema-invalid requests refused with a 4xx.
@@ -33,8 +33,8 @@ CASES = [(op, mode) for op in OPERATIONS for mode in (GenerationMode.POSITIVE,
 
 
 @pytest.fixture(scope="module")
-def base_url(served_api):
-    return served_api
+def base_url(served):
+    return served[0]
 
 
 @pytest.mark.parametrize("operation,mode", CASES,
