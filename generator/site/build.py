@@ -20,6 +20,8 @@ from ..engine.policy import DEFAULT_BUDGET_TOKENS, DEFAULT_FLOOR, DEFAULT_MAX_DE
 from ..index import Index
 from ..jsonio import canonical_json, canonical_json_text, canonical_plain_json
 from ..model import LayerObject
+from ..operations.http import openapi_bytes
+from ..operations.openapi import OPENAPI_FILE
 from ..query.crossref import cross_ref_query
 from ..states import STATES
 from ..workers import ordered_map
@@ -412,6 +414,8 @@ class SiteRenderer:
             parts.append((f"api/v1/schemas/{name}", "templates",
                           lambda model=model: canonical_json(schema_of(model), indent=2)))
         parts.append(("api/v1/search-index.json", "layer", search_json))
+        # the HTTP API's OpenAPI document, generated from the operation registry
+        parts.append((OPENAPI_FILE, "templates", openapi_bytes))
         for name in STATIC_FILES:
             path = self.inputs.templates / "static" / name
             if path.is_file():

@@ -88,3 +88,14 @@ def test_answers_validate_against_the_document(document, index):
         "message": "unknown parameter `tier`; devcontext.policy takes no parameters"}}
     status, body = surface.answer(OPENAPI_ROUTE, index, [])
     assert status == 200 and json.loads(body) == document
+
+
+def test_the_build_writes_it_as_served():
+    """The demo site's manifest (``make golden``) holds ``api/openapi.json`` with exactly
+    the bytes the live server serves."""
+    import hashlib
+    from pathlib import Path
+
+    manifest = Path(__file__).resolve().parents[1] / "site" / "golden" / "MANIFEST.sha256"
+    digests = dict(line.split("  ")[::-1] for line in manifest.read_text().splitlines())
+    assert digests["api/openapi.json"] == hashlib.sha256(openapi_bytes()).hexdigest()
