@@ -68,16 +68,33 @@ def depended_paths(workspace: Workspace) -> tuple[str, ...]:
 
 
 def stat_rows(root: Path, paths: tuple[str, ...]) -> tuple:
-    """(path, mtime, size, inode) of each path; (path, None) for one that is not there."""
-    rows = []
-    for rel in paths:
+    """(mtime, size, inode) of each path, in order; None for one that is not there."""
+    base = os.fspath(root) + os.sep
+    return tuple(_stat(base + rel) for rel in paths)
+
+
+def _stat(abs_path: str) -> tuple[int, int, int] | None:
+    try:
+        st = os.lstat(abs_path)
+    except OSError:
+        return None
+    return st.st_mtime_ns, st.st_size, st.st_ino
+
+
+def _unchanged(abs_paths: tuple[str, ...], rows: tuple) -> bool:
+    """Whether every path still stats as recorded; stops at the first that does not (the
+    per-call cost: one ``lstat`` per path, no joins, no list built)."""
+    lstat = os.lstat
+    for abs_path, row in zip(abs_paths, rows):
         try:
-            st = os.lstat(os.path.join(root, rel))
+            st = lstat(abs_path)
         except OSError:
-            rows.append((rel, None))
+            if row is not None:
+                return False
             continue
-        rows.append((rel, st.st_mtime_ns, st.st_size, st.st_ino))
-    return tuple(rows)
+        if row is None or st.st_mtime_ns != row[0] or st.st_size != row[1] or st.st_ino != row[2]:
+            return False
+    return True
 
 
 class LiveLayer:
@@ -88,6 +105,7 @@ class LiveLayer:
         self.repo = repo
         self.loads = 0
         self._paths: tuple[str, ...] = ()
+        self._abs_paths: tuple[str, ...] = ()
         self._signature: tuple | None = None
         self._workspace: Workspace | None = None
         self._git: GitInfo | None = None
@@ -101,7 +119,7 @@ class LiveLayer:
         """
         with self._lock:
             if (self._workspace is None or self._signature is None
-                    or stat_rows(self.root, self._paths) != self._signature):
+                    or not _unchanged(self._abs_paths, self._signature)):
                 self._load()
             assert self._workspace is not None and self._git is not None
             return self._workspace.index, self._git
@@ -112,8 +130,10 @@ class LiveLayer:
         workspace = self._open()
         self._git = read_git(self.root)
         self._paths = depended_paths(workspace)
+        base = os.fspath(self.root) + os.sep
+        self._abs_paths = tuple(base + rel for rel in self._paths)
         signature = stat_rows(self.root, self._paths)
-        moved = any(row[1] is not None and row[1] >= started - CLOCK_MARGIN_NS
+        moved = any(row is not None and row[0] >= started - CLOCK_MARGIN_NS
                     for row in signature)
         self._signature = None if moved else signature
         self._workspace = workspace

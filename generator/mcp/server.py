@@ -26,7 +26,10 @@ from mcp.server.stdio import stdio_server
 
 from .. import __version__
 from ..errors import DevContextError, RequestError
-from ..jsonio import canonical_json_text, to_jsonable
+from ..engine.cache import LRU
+from ..engine.compile import GitInfo
+from ..index import Index
+from ..jsonio import canonical_plain_json, to_jsonable
 from ..operations import OPERATIONS, Operation, Runner, by_tool
 from ..operations.schemas import input_schema, output_schema
 from .live import LiveLayer
@@ -34,6 +37,9 @@ from .live import LiveLayer
 __all__ = ["McpApp", "build_server", "serve_stdio", "tool_of"]
 
 log = logging.getLogger("devcontext.mcp")
+
+#: Serialised answers kept (the engine's own caches sit below: compile 16, explain 8).
+ANSWER_CACHE_SIZE = 32
 
 INSTRUCTIONS = (
     "devcontext compiles the token-budgeted development context of a repository's AI layer "
@@ -68,6 +74,7 @@ class McpApp:
         self.runner = runner or Runner()
         self.tools = [tool_of(op, token=token is not None) for op in OPERATIONS
                       if op.exposure.mcp_tool is not None]
+        self.answers: LRU[tuple[dict[str, Any], str]] = LRU(ANSWER_CACHE_SIZE)
 
     def _check_token(self, arguments: dict[str, Any]) -> None:
         if self.token is None:
@@ -91,17 +98,33 @@ class McpApp:
         try:
             self._check_token(arguments)
             index, git = self.live.current()
-            answer = self.runner.answer(op, index, arguments, git)
+            wire, text = self._answer(op, index, git, arguments)
         except DevContextError as exc:
             return _error(exc.message)
         except Exception:  # noqa: BLE001 - the client gets a clean error, the log the traceback
             log.exception("the tool %s failed", name)
             return _error(f"the tool `{name}` failed on this request; the error is in the "
                           "server's log (its standard error)")
-        return types.CallToolResult(
-            content=[types.TextContent(type="text", text=canonical_json_text(answer))],
-            structured_content=to_jsonable(answer),
-        )
+        return types.CallToolResult(content=[types.TextContent(type="text", text=text)],
+                                    structured_content=wire)
+
+    def _answer(self, op: Operation, index: Index, git: GitInfo,
+                arguments: dict[str, Any]) -> tuple[dict[str, Any], str]:
+        """The answer's wire form and its canonical JSON text, kept per layer fingerprint,
+        git state and arguments (as the live HTTP API keeps its serialised answers)."""
+        try:
+            key = (index.fingerprint, git, op.id, canonical_plain_json(arguments))
+        except (TypeError, ValueError):  # arguments JSON cannot write again: not kept
+            key = None
+        if key is None:
+            return self._serialise(self.runner.answer(op, index, arguments, git))
+        return self.answers.get_or_compute(
+            key, lambda: self._serialise(self.runner.answer(op, index, arguments, git)))
+
+    @staticmethod
+    def _serialise(answer: Any) -> tuple[dict[str, Any], str]:
+        wire = to_jsonable(answer)
+        return wire, canonical_plain_json(wire).decode("utf-8")
 
 
 def _error(message: str) -> types.CallToolResult:
