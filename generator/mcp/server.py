@@ -25,9 +25,9 @@ from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 
 from .. import __version__
-from ..errors import DevContextError, RequestError
 from ..engine.cache import LRU
 from ..engine.compile import GitInfo
+from ..errors import DevContextError, RequestError
 from ..index import Index
 from ..jsonio import canonical_plain_json, to_jsonable
 from ..operations import OPERATIONS, Operation, Runner, by_tool
