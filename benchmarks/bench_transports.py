@@ -56,13 +56,14 @@ def _ms(call: Callable[[], Any]) -> float:
 # -- the transports --------------------------------------------------------------------------
 
 
-def _direct(op: Operation, index, arguments: dict, cold: bool) -> list[float]:
+def _direct(op: Operation, index, files, arguments: dict, cold: bool) -> list[float]:
     if cold:
-        return [_ms(lambda: Runner().answer(op, index, arguments))
+        return [_ms(lambda: Runner().answer(op, index, arguments, files=files))
                 for _ in range(COLD_ROUNDS["direct"])]
     runner = Runner()
-    runner.answer(op, index, arguments)
-    return [_ms(lambda: runner.answer(op, index, arguments)) for _ in range(WARM_CALLS)]
+    runner.answer(op, index, arguments, files=files)
+    return [_ms(lambda: runner.answer(op, index, arguments, files=files))
+            for _ in range(WARM_CALLS)]
 
 
 def _live_server(index, git: GitInfo, out: Path):
@@ -201,7 +202,7 @@ def main(report) -> None:
                 for state in ("cold", "warm"):
                     cold = state == "cold"
                     if transport == "direct":
-                        times = _direct(op, ws.index, arguments, cold)
+                        times = _direct(op, ws.index, ws.tree.files, arguments, cold)
                     elif transport == "http":
                         if op.exposure.http_route not in _served_routes():
                             report(f"{label}: {op.id} {case.name} http {state} p50", float("nan"),

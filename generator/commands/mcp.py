@@ -23,11 +23,11 @@ __all__ = ["register", "run"]
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "mcp",
-        help="serve compile, explain, policy, query and objects as MCP tools over stdio",
+        help="serve compile, explain, policy, query, objects and pack as MCP tools over stdio",
         description="Run a Model Context Protocol server over standard input and output. Its "
         "tools are the operation registry's: devcontext_compile, devcontext_explain, "
-        "devcontext_policy, explain and objects_get. Register it in an MCP client as the "
-        "command `devcontext mcp --repo DIR`.",
+        "devcontext_policy, explain, objects_get and devcontext_pack. Register it in an MCP "
+        "client as the command `devcontext mcp --repo DIR`.",
     )
     add_repo_option(p)
     p.add_argument("--token", metavar="T",

@@ -16,7 +16,9 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections.abc import Mapping
 from pathlib import Path
+from typing import NamedTuple
 
 from ..engine.compile import GitInfo
 from ..gitinfo import read_git
@@ -25,7 +27,7 @@ from ..layer.reader import SKIPPED_DIRS
 from ..serve.watcher import watch_roots
 from ..workspace import Workspace, resolve_repo
 
-__all__ = ["LiveLayer", "depended_paths", "stat_rows"]
+__all__ = ["LiveLayer", "Now", "depended_paths", "stat_rows"]
 
 #: What git keeps that the branch, head and clean/dirty state follow.
 GIT_FILES = (".git/HEAD", ".git/index")
@@ -97,8 +99,17 @@ def _unchanged(abs_paths: tuple[str, ...], rows: tuple) -> bool:
     return True
 
 
+class Now(NamedTuple):
+    """One load: the index, the checkout's git state and the bytes the index was built
+    from (the pack needs them), always from the same read."""
+
+    index: Index
+    git: GitInfo
+    files: Mapping[str, bytes]
+
+
 class LiveLayer:
-    """``current()`` → the index and git state of the repository as it is now."""
+    """``current()`` → the repository as it is now (:class:`Now`)."""
 
     def __init__(self, repo: str | os.PathLike | None = None) -> None:
         self.root, self.is_demo = resolve_repo(repo)
@@ -112,7 +123,7 @@ class LiveLayer:
         self._parsed: dict = {}
         self._lock = threading.Lock()
 
-    def current(self) -> tuple[Index, GitInfo]:
+    def current(self) -> Now:
         """Reload only when a path the last load depended on changed since.
 
         Raises :class:`~generator.errors.LayerError` when the repository holds no layer.
@@ -122,7 +133,7 @@ class LiveLayer:
                     or not _unchanged(self._abs_paths, self._signature)):
                 self._load()
             assert self._workspace is not None and self._git is not None
-            return self._workspace.index, self._git
+            return Now(self._workspace.index, self._git, self._workspace.tree.files)
 
     def _load(self) -> None:
         self._workspace = None

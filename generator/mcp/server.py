@@ -26,13 +26,11 @@ from mcp.server.stdio import stdio_server
 
 from .. import __version__
 from ..engine.cache import LRU
-from ..engine.compile import GitInfo
 from ..errors import DevContextError, RequestError
-from ..index import Index
 from ..jsonio import canonical_plain_json, to_jsonable
 from ..operations import OPERATIONS, Operation, Runner, by_tool
 from ..operations.schemas import input_schema, output_schema
-from .live import LiveLayer
+from .live import LiveLayer, Now
 
 __all__ = ["McpApp", "build_server", "serve_stdio", "tool_of"]
 
@@ -46,8 +44,9 @@ INSTRUCTIONS = (
     "and explains it: devcontext_compile (what a session working on an issue, milestone, "
     "paths or intent is given, and why), devcontext_explain (why one identifier is or is not "
     "in it), devcontext_policy (the compiler's tiers, weights and defaults), explain (ranked "
-    "text search or a cross-reference walk, with its EXPLAIN trace) and objects_get (one "
-    "object whole, with its Markdown body — entries carry no prose)."
+    "text search or a cross-reference walk, with its EXPLAIN trace), objects_get (one "
+    "object whole, with its Markdown body — entries carry no prose) and devcontext_pack (the "
+    "compiled context handed over: each selected entry's own text)."
 )
 
 
@@ -68,7 +67,8 @@ def tool_of(op: Operation, *, token: bool = False) -> types.Tool:
 class McpApp:
     """The tools and their answers, independent of the transport (tests call it directly)."""
 
-    def __init__(self, live: LiveLayer, *, token: str | None = None, runner: Runner | None = None) -> None:
+    def __init__(self, live: LiveLayer, *, token: str | None = None,
+                 runner: Runner | None = None) -> None:
         self.live = live
         self.token = token
         self.runner = runner or Runner()
@@ -97,8 +97,8 @@ class McpApp:
         arguments = dict(arguments or {})
         try:
             self._check_token(arguments)
-            index, git = self.live.current()
-            wire, text = self._answer(op, index, git, arguments)
+            now = self.live.current()
+            wire, text = self._answer(op, now, arguments)
         except DevContextError as exc:
             return _error(exc.message)
         except Exception:  # noqa: BLE001 - the client gets a clean error, the log the traceback
@@ -108,18 +108,19 @@ class McpApp:
         return types.CallToolResult(content=[types.TextContent(type="text", text=text)],
                                     structured_content=wire)
 
-    def _answer(self, op: Operation, index: Index, git: GitInfo,
+    def _answer(self, op: Operation, now: Now,
                 arguments: dict[str, Any]) -> tuple[dict[str, Any], str]:
         """The answer's wire form and its canonical JSON text, kept per layer fingerprint,
         git state and arguments (as the live HTTP API keeps its serialised answers)."""
+        def compute() -> tuple[dict[str, Any], str]:
+            return self._serialise(self.runner.answer(op, now.index, arguments, now.git,
+                                                      files=now.files))
+
         try:
-            key = (index.fingerprint, git, op.id, canonical_plain_json(arguments))
+            key = (now.index.fingerprint, now.git, op.id, canonical_plain_json(arguments))
         except (TypeError, ValueError):  # arguments JSON cannot write again: not kept
-            key = None
-        if key is None:
-            return self._serialise(self.runner.answer(op, index, arguments, git))
-        return self.answers.get_or_compute(
-            key, lambda: self._serialise(self.runner.answer(op, index, arguments, git)))
+            return compute()
+        return self.answers.get_or_compute(key, compute)
 
     @staticmethod
     def _serialise(answer: Any) -> tuple[dict[str, Any], str]:

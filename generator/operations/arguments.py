@@ -14,6 +14,7 @@ from typing import Any
 from ..engine.models import CompileInput, ExplainInput
 from ..engine.request import parse_input
 from ..errors import RequestError
+from ..pack import PackFormat, PackInput
 from ..query.api import QUERY_KINDS, parse_int
 from .models import ObjectInput, PolicyInput, QueryExplainInput
 
@@ -27,7 +28,8 @@ __all__ = [
 ]
 
 
-def fields_from_pairs(pairs: Iterable[tuple[str, str]], list_fields: Iterable[str] = ()) -> dict[str, Any]:
+def fields_from_pairs(pairs: Iterable[tuple[str, str]],
+                      list_fields: Iterable[str] = ()) -> dict[str, Any]:
     """Query parameters as fields: lists for ``list_fields`` (repeated or comma-separated),
     single strings otherwise (``serve/api.py`` reads the compile request the same way)."""
     lists = frozenset(list_fields)
@@ -109,3 +111,15 @@ def parse_object(data: Mapping[str, Any], *, text: bool = False) -> ObjectInput:
         raise RequestError("field `uri` is blank; give a canonical identifier (list them with "
                            "`devcontext list`)", field="uri")
     return ObjectInput(uri=uri.strip())
+
+
+def parse_pack(data: Mapping[str, Any], *, text: bool = False) -> PackInput:
+    """The compile request (its own messages) and ``format``."""
+    request = dict(data)
+    fmt = request.pop("format", None)
+    formats = [f.value for f in PackFormat]
+    if fmt is not None and fmt not in formats:
+        raise RequestError(f"`format` must be {', '.join(formats[:-1])} or {formats[-1]}; "
+                           f"found {fmt!r}", field="format")
+    compiled = parse_input(request, text=text)
+    return PackInput(**compiled.model_dump(), format=fmt or PackFormat.markdown)

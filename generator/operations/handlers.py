@@ -6,6 +6,8 @@ MCP, the benchmarks) reaches the engine through these, so the answers cannot dif
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from ..engine.compile import GitInfo, compile_context
 from ..engine.explain import explain as explain_identifier
 from ..engine.models import TIER_ORDER, CompiledContext, CompileInput, ExplainInput, Explanation
@@ -26,6 +28,7 @@ from ..engine.policy import (
 from ..errors import NotFoundError
 from ..index import Index
 from ..model import LayerObject
+from ..pack import PackInput, PackOutput, pack
 from ..query import run_query
 from .models import (
     CompilerPolicy,
@@ -51,7 +54,8 @@ __all__ = [
 ]
 
 
-def compile_handler(index: Index, data: CompileInput, git: GitInfo | None = None) -> CompiledContext:
+def compile_handler(index: Index, data: CompileInput,
+                    git: GitInfo | None = None) -> CompiledContext:
     return compile_context(index, data, git=git)
 
 
@@ -67,7 +71,8 @@ def compiler_policy() -> CompilerPolicy:
         edges=tuple(EdgeWeight(edge=r.edge, forward=r.forward, reverse=r.reverse,
                                forward_reason=r.forward_reason, reverse_reason=r.reverse_reason)
                     for r in sorted(EDGE_RULES.values(), key=lambda r: r.edge)),
-        refused_edges=tuple(RefusedEdge(edge=e, reason=REFUSED_EDGES[e]) for e in sorted(REFUSED_EDGES)),
+        refused_edges=tuple(RefusedEdge(edge=e, reason=REFUSED_EDGES[e])
+                            for e in sorted(REFUSED_EDGES)),
         selectors=tuple(SelectorRelevance(selector=s, relevance=FIXED_RELEVANCE[s])
                         for s in sorted(FIXED_RELEVANCE)),
         stale_statuses=tuple(sorted(STALE_STATUSES)),
@@ -98,3 +103,9 @@ def object_handler(index: Index, data: ObjectInput, git: GitInfo | None = None) 
         raise NotFoundError(f"the index holds nothing under `{data.uri}`; list identifiers with "
                             "`devcontext list`", field="uri")
     return obj
+
+
+def pack_handler(index: Index, data: PackInput, git: GitInfo | None = None, *,
+                 files: Mapping[str, bytes]) -> PackOutput:
+    """The context handed over: it needs the bytes the index was built from."""
+    return pack(index, files, data, git=git)

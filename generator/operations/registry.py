@@ -23,6 +23,7 @@ from ..engine.models import CompiledContext, CompileInput, ExplainInput, Explana
 from ..engine.policy import DEFAULT_BUDGET_TOKENS, DEFAULT_FLOOR, DEFAULT_MAX_DEPTH
 from ..index import Index
 from ..model import LayerObject
+from ..pack import PackInput, PackOutput
 from ..query.crossref import MAX_DEPTH as QUERY_MAX_DEPTH
 from ..query.terms import MAX_VALUE_CHARS
 from . import arguments, handlers
@@ -117,11 +118,22 @@ class Operation:
     #: so a client sees them. Rules that need the layer (a path inside the repository, an
     #: issue the layer holds) are not schema: they answer 400 or 404 naming the parameter.
     constraints: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    #: The handler also takes ``files=`` (the source tree's bytes, path -> bytes).
+    needs_files: bool = False
+
+    def call(self, index: Index, data: BaseModel, git: Any = None,
+             files: Mapping[str, bytes] | None = None) -> BaseModel:
+        """The handler on a parsed input (the source tree passed on when it needs it)."""
+        if self.needs_files:
+            if files is None:
+                raise ValueError(f"{self.id} needs the source tree's files")
+            return self.handler(index, data, git, files=files)
+        return self.handler(index, data, git)
 
     def run(self, index: Index, data: Mapping[str, Any], git: Any = None, *,
-            text: bool = False) -> BaseModel:
+            text: bool = False, files: Mapping[str, bytes] | None = None) -> BaseModel:
         """Parse and answer in one call, uncached (the direct transport)."""
-        return self.handler(index, self.parse(data, text=text), git)
+        return self.call(index, self.parse(data, text=text), git, files)
 
 
 # -- benchmark cases -------------------------------------------------------------------------
@@ -166,6 +178,9 @@ QUERY_CASES = (
                                               "start": _smallest(index, "issue") or "I0001",
                                               "depth": 2},
                   "a two-hop walk from the smallest issue"),
+)
+PACK_CASES = (
+    BenchmarkCase("issue", _named("issue"), "the smallest issue's context, as Markdown"),
 )
 OBJECT_CASES = (
     BenchmarkCase("policy", lambda index: {"uri": _first_uri(index, "policy")},
@@ -312,6 +327,31 @@ OPERATIONS: tuple[Operation, ...] = (
         policies=Policies(benchmark_required=True),
         benchmark_cases=OBJECT_CASES,
         constraints={"uri": NON_BLANK},
+    ),
+    Operation(
+        id="devcontext.pack",
+        summary="The compiled context handed over",
+        description="Compile the request and hand the context over: a header (the request, "
+        "the budget used, what was left out, the pack's own size), then every selected "
+        "entry's own text in the order the budget spent it, as Markdown, XML or JSON. Not on "
+        "the live HTTP API: it needs the source tree's bytes, which the server's snapshot of "
+        "the last good build does not keep.",
+        kind="query",
+        module="devcontext",
+        tags=("context", "handover"),
+        exposure=Exposure(mcp_tool="devcontext_pack", http_route=None, operation_id=None,
+                          cli_command="pack"),
+        input_model=PackInput,
+        output_model=PackOutput,
+        parse=arguments.parse_pack,
+        handler=handlers.pack_handler,
+        policies=Policies(benchmark_required=True),
+        benchmark_cases=PACK_CASES,
+        list_fields=("paths", "uris"),
+        constraints={**REQUEST_CONSTRAINTS, "format": {
+            "description": "markdown to paste (default), xml for agent prompts, json for "
+            "programs."}},
+        needs_files=True,
     ),
 )
 

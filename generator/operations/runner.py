@@ -39,20 +39,22 @@ class Runner:
     def __init__(self, cache: EngineCache | None = None) -> None:
         self.cache = cache or EngineCache()
 
-    def call(self, op: Operation, index: Index, data: BaseModel, git: GitInfo | None = None) -> BaseModel:
+    def call(self, op: Operation, index: Index, data: BaseModel, git: GitInfo | None = None,
+             files: Mapping[str, bytes] | None = None) -> BaseModel:
         """Answer a parsed input, through the operation's cache when it declares one."""
         if op.policies.cache is not None:
             if isinstance(data, ExplainInput):
                 return self.cache.explain(index, data, git)
             if isinstance(data, CompileInput):
                 return self.cache.compile(index, data, git)
-        return op.handler(index, data, git)
+        return op.call(index, data, git, files)
 
     def answer(self, op: Operation, index: Index, arguments: Mapping[str, Any],
-               git: GitInfo | None = None, *, text: bool = False) -> BaseModel:
+               git: GitInfo | None = None, *, text: bool = False,
+               files: Mapping[str, bytes] | None = None) -> BaseModel:
         """Parse JSON (or, with ``text``, query-string) arguments and answer; raises the
-        product's errors."""
-        return self.call(op, index, op.parse(arguments, text=text), git)
+        product's errors. ``files``: the source tree, for an operation that needs it."""
+        return self.call(op, index, op.parse(arguments, text=text), git, files)
 
     def answer_pairs(self, op: Operation, index: Index, pairs: Iterable[tuple[str, str]],
                      git: GitInfo | None = None) -> BaseModel:

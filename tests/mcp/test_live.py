@@ -32,8 +32,8 @@ def _age(path, seconds=60.0):
 
 def test_an_unchanged_layer_is_not_read_again(repo):
     live = LiveLayer(repo)
-    first, _ = live.current()
-    assert live.current()[0] is first and live.loads == 1
+    first = live.current().index
+    assert live.current().index is first and live.loads == 1
     assert ".ai/manifest.yaml" in live._paths and ".ai" in live._paths
 
 
@@ -54,7 +54,7 @@ def test_an_edit_a_new_file_and_a_removal_each_reload(repo):
     adr = next(adrs.glob("0002-*.md"))
     text = adr.read_text(encoding="utf-8")
     adr.write_text(text.replace("SI units", "SI-units", 1), encoding="utf-8")  # same size
-    index, _ = live.current()
+    index = live.current().index
     assert "SI-units" in index.get("majordomus://adr/adr-0002").title
     loads = _settle(live, adr)
     assert live.current() and live.loads == loads
@@ -66,7 +66,7 @@ def test_an_edit_a_new_file_and_a_removal_each_reload(repo):
     assert live.loads == loads + 1
     loads = _settle(live, new_dir / "note.md", new_dir, knowledge)
     adr.unlink()
-    index, _ = live.current()
+    index = live.current().index
     assert live.loads == loads + 1 and index.get("majordomus://adr/adr-0002") is None
 
 

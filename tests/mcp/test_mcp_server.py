@@ -32,6 +32,7 @@ BAD_CALLS = {
     "devcontext.policy": {"tier": "task"},
     "query.explain": {"kind": "text", "value": "cache", "limit": 0},
     "objects.get": {"uri": "majordomus://adr/nothing-here"},
+    "devcontext.pack": {"issue": "I0201", "format": "pdf"},
 }
 
 
@@ -68,7 +69,8 @@ def direct_error(op_id: str, index, arguments) -> str:
 
 
 def test_tools_are_the_registry_and_answer_as_the_direct_call(repo):
-    index = Workspace.open(repo).index
+    workspace = Workspace.open(repo)
+    index, files = workspace.index, workspace.tree.files
     runner = Runner()
 
     async def conversation() -> None:
@@ -83,7 +85,7 @@ def test_tools_are_the_registry_and_answer_as_the_direct_call(repo):
                 for case in op.benchmark_cases:
                     arguments = case.arguments(index)
                     result = await client.call_tool(op.exposure.mcp_tool, arguments)
-                    expected = runner.answer(op, index, arguments)
+                    expected = runner.answer(op, index, arguments, files=files)
                     assert not result.is_error, (op.id, case.name, result.content)
                     assert result.structured_content == to_jsonable(expected)
                     assert result.content[0].text == canonical_json_text(expected)

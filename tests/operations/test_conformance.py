@@ -1,5 +1,6 @@
-"""Schemathesis against a served demo layer (``devcontext serve``'s own session): requests generated from the OpenAPI document
-(schema-valid and schema-invalid), every answer checked against it — no 5xx, documented
+"""Schemathesis against a served demo layer (``devcontext serve``'s own session): requests
+generated from the OpenAPI document (schema-valid and schema-invalid), every answer checked
+against it — no 5xx, documented
 status codes and content types, response bodies valid against the response schemas, and
 schema-invalid requests refused with a 4xx.
 

@@ -42,6 +42,8 @@ def test_paths_are_the_registrys_routes(document):
     assert set(document["paths"]) == routes
     assert set(REGISTRY_ROUTES) == routes | {OPENAPI_ROUTE}
     for op in OPERATIONS:
+        if op.exposure.http_route is None:
+            continue
         get = document["paths"][op.exposure.http_route]["get"]
         assert get["operationId"] == op.exposure.operation_id
         names = [p["name"] for p in get["parameters"]]
@@ -72,6 +74,8 @@ def _validator(document, model_name):
 def test_answers_validate_against_the_document(document, index):
     surface = HttpSurface()
     for op in OPERATIONS:
+        if op.exposure.http_route is None:
+            continue
         for case in op.benchmark_cases:
             arguments = case.arguments(index)
             pairs = [(k, str(v)) for k, v in arguments.items()]

@@ -26,19 +26,27 @@ from generator.workspace import Workspace
 
 
 @pytest.fixture(scope="module")
-def index():
-    return Workspace.open().index
+def workspace():
+    return Workspace.open()
 
 
-def test_the_five_operations_are_declared_once_each():
+@pytest.fixture(scope="module")
+def index(workspace):
+    return workspace.index
+
+
+def test_the_operations_are_declared_once_each():
     ids = [op.id for op in OPERATIONS]
     assert ids == ["devcontext.compile", "devcontext.explain", "devcontext.policy",
-                   "query.explain", "objects.get"]
-    for attr in ("mcp_tool", "http_route", "operation_id"):
+                   "query.explain", "objects.get", "devcontext.pack"]
+    for attr in ("mcp_tool", "http_route", "operation_id", "cli_command"):
         values = [getattr(op.exposure, attr) for op in OPERATIONS]
+        values = [v for v in values if v is not None]
         assert len(set(values)) == len(values), attr
     for op in OPERATIONS:
-        assert op.exposure.operation_id == op.id
+        assert (op.exposure.operation_id is None) == (op.exposure.http_route is None)
+        if op.exposure.operation_id is not None:
+            assert op.exposure.operation_id == op.id
         assert op.kind == "query" and op.module and op.tags
         assert op.exposure.transports[0] == "direct"
         assert set(op.exposure.transports) <= set(TRANSPORTS)
@@ -64,14 +72,29 @@ def test_cli_verbs_are_exactly_the_registry_and_the_declared_non_operations():
     assert declared <= set(sub.choices)
 
 
-def test_every_operation_that_requires_a_benchmark_has_cases(index):
+def test_every_operation_that_requires_a_benchmark_has_cases(workspace, index):
     for op in OPERATIONS:
         if op.policies.benchmark_required:
             assert op.benchmark_cases, op.id
         names = [c.name for c in op.benchmark_cases]
         assert len(set(names)) == len(names)
-        for case in op.benchmark_cases:
-            op.run(index, case.arguments(index))  # every case answers on the demo layer
+        for case in op.benchmark_cases:  # every case answers on the demo layer
+            op.run(index, case.arguments(index), files=workspace.tree.files)
+
+
+def test_the_pack_is_the_packs_own_answer(capsys, workspace, index):
+    from generator.pack import PackInput, pack
+
+    op = operation("devcontext.pack")
+    answer = op.run(index, {"issue": "I0201", "format": "xml"}, files=workspace.tree.files)
+    assert answer == pack(index, workspace.tree.files, PackInput(issue="I0201", format="xml"))
+    assert main(["pack", "--issue", "I0201", "--format", "xml"]) == 0
+    assert capsys.readouterr().out == answer.text
+    assert _message(lambda: op.run(index, {"format": "pdf"}, files={})) == (
+        RequestError, "`format` must be markdown, xml or json; found 'pdf'")
+    assert _message(lambda: op.run(index, {"isue": "I0201"}, files={}))[1].startswith(
+        "unknown field `isue`")
+    assert op.exposure.http_route is None and op.exposure.transports == ("direct", "mcp")
 
 
 def test_explain_cases_are_an_object_in_the_answer_and_one_the_index_does_not_hold(index):
