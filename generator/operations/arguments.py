@@ -115,6 +115,11 @@ def parse_object(data: Mapping[str, Any], *, text: bool = False) -> ObjectInput:
 
 def parse_pack(data: Mapping[str, Any], *, text: bool = False) -> PackInput:
     """The compile request (its own messages) and ``format``."""
+    allowed = sorted(PackInput.model_fields)
+    for key in data:
+        if key not in allowed:
+            raise RequestError(f"unknown field `{key}`; the request accepts "
+                               f"{', '.join(allowed)}", field=key)
     request = dict(data)
     fmt = request.pop("format", None)
     formats = [f.value for f in PackFormat]

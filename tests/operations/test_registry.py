@@ -92,8 +92,9 @@ def test_the_pack_is_the_packs_own_answer(capsys, workspace, index):
     assert capsys.readouterr().out == answer.text
     assert _message(lambda: op.run(index, {"format": "pdf"}, files={})) == (
         RequestError, "`format` must be markdown, xml or json; found 'pdf'")
-    assert _message(lambda: op.run(index, {"isue": "I0201"}, files={}))[1].startswith(
-        "unknown field `isue`")
+    assert _message(lambda: op.run(index, {"isue": "I0201"}, files={}))[1] == (
+        "unknown field `isue`; the request accepts all_blocking_rules, budget_tokens, floor, "
+        "format, intent, issue, max_depth, milestone, paths, uris")
     assert op.exposure.http_route is None and op.exposure.transports == ("direct", "mcp")
 
 
