@@ -36,16 +36,39 @@ COMMANDS: dict[str, ModuleType] = {
 }
 
 
+def _debug_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
+
+
+def _sub_verbs(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
+    """The parsers of ``parser``'s sub-commands (argparse keeps them on its action)."""
+    found: dict[int, argparse.ArgumentParser] = {}
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for child in action.choices.values():
+                found.setdefault(id(child), child)  # aliases share one parser
+    return list(found.values())
+
+
+def _share_debug(parser: argparse.ArgumentParser) -> None:
+    """``--debug`` before the verb, after it, or after a sub-verb: every level accepts it."""
+    for child in _sub_verbs(parser):
+        _debug_option(child)
+        child._actions[-1].default = argparse.SUPPRESS  # the top level holds the default
+        _share_debug(child)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="devcontext",
         description="Compile, explain and publish the development context of an AI layer.",
     )
     parser.add_argument("--version", action="version", version=f"devcontext {__version__}")
-    parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
+    _debug_option(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in COMMANDS.values():
         module.register(sub)
+    _share_debug(parser)
     return parser
 
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable, Iterable
 
 from ..layer.limits import DEFAULT_LIMITS, LIMIT_FLAGS, Limits
 
-__all__ = ["add_repo_option", "limits_from_args", "plural"]
+__all__ = ["add_repo_option", "limits_from_args", "plural", "share_options"]
 
 
 def _positive(text: str) -> int:
@@ -46,6 +47,23 @@ def add_repo_option(parser: argparse.ArgumentParser) -> None:
 def limits_from_args(args: argparse.Namespace) -> Limits:
     """The :class:`Limits` the command line asked for (the defaults where it did not)."""
     return Limits(**{name: getattr(args, name, getattr(DEFAULT_LIMITS, name)) for name in LIMIT_FLAGS})
+
+
+def share_options(parent: argparse.ArgumentParser, children: Iterable[argparse.ArgumentParser],
+                  add: Callable[[argparse.ArgumentParser], None]) -> None:
+    """Give ``parent`` (a verb) and each of ``children`` (its sub-verbs) the options ``add``
+    makes, so that they work before or after the sub-verb.
+
+    argparse copies a sub-verb's whole namespace over its parent's, defaults included; the
+    children's copies therefore default to :data:`argparse.SUPPRESS` (absent unless given),
+    and the parent's copy holds the default.
+    """
+    add(parent)
+    for child in children:
+        before = len(child._actions)
+        add(child)
+        for action in child._actions[before:]:
+            action.default = argparse.SUPPRESS
 
 
 def plural(n: int, word: str, words: str | None = None) -> str:

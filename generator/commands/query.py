@@ -5,6 +5,9 @@
     devcontext query text "eval gate" [--limit N] [--json] [--repo DIR]
     devcontext query cross-ref M000 [--depth D] [--limit N] [--json] [--repo DIR]
 
+``--limit``, ``--json`` and ``--repo`` are shared by both kinds: they go before or after it
+(``devcontext query --repo R text "cache"``).
+
 The arguments go through the same validation as ``GET /v1/explain`` (so the messages are the
 same); ``--json`` prints the trace exactly as the server's ``explain`` field carries it.
 """
@@ -20,7 +23,7 @@ from ..query.crossref import DEFAULT_DEPTH, MAX_DEPTH
 from ..query.render import render_trace
 from ..query.text import DEFAULT_LIMIT, MAX_LIMIT
 from ..workspace import Workspace
-from .common import add_repo_option, limits_from_args
+from .common import add_repo_option, limits_from_args, share_options
 
 __all__ = ["register", "run"]
 
@@ -46,7 +49,6 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Rank every object by the query's terms: per matched term, 4 if it "
         "occurs in the id, 3 in the title, 1 in the summary.")
     text.add_argument("value", help="the words to search for")
-    _common(text)
     walk = kinds.add_parser(
         "cross-ref", help="walk the typed references from one object, breadth-first",
         description="Walk the layer's typed edges (both directions) from an issue, milestone "
@@ -55,7 +57,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     walk.add_argument("--depth", metavar="D",
                       help=f"hops to walk (default {DEFAULT_DEPTH}; deeper than {MAX_DEPTH} "
                       "is clamped)")
-    _common(walk)
+    share_options(p, (text, walk), _common)
     p.set_defaults(run=run)
 
 
