@@ -16,7 +16,8 @@ from . import __version__
 from .commands import build, check, explain, mcp, pack, query, serve, synth
 from .commands import compile as compile_verb
 from .commands import list as list_verb
-from .errors import DevContextError
+from .commands.requestopts import spell_for_cli
+from .errors import DevContextError, NotFoundError, RequestError
 
 __all__ = ["COMMANDS", "build_parser", "main"]
 
@@ -83,7 +84,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except DevContextError as exc:
         if args.debug:
             raise
-        print(f"devcontext {args.command}: {exc.message}", file=sys.stderr)
+        message = exc.message
+        if isinstance(exc, (RequestError, NotFoundError)):  # the engine names wire fields
+            message = spell_for_cli(message)
+        print(f"devcontext {args.command}: {message}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

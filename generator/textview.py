@@ -72,8 +72,13 @@ def render_compiled(c: CompiledContext, tier_rules: dict[str, str] | None = None
     return "\n".join(lines) + "\n"
 
 
-def render_explanation(e: Explanation) -> str:
+def render_explanation(e: Explanation, note: str | None = None) -> str:
+    """The standing, its detail (request fields spelled as the CLI's flags), the budget it
+    was judged under, and ``note`` (e.g. that no request was given) on a last line."""
+    from .commands.requestopts import spell_for_cli
+
     b = e.budget
-    return (f"{e.uri}: {e.standing.value}\n{e.detail}\n"
+    text = (f"{e.uri}: {e.standing.value}\n{spell_for_cli(e.detail)}\n"
             f"(judged under a budget of {b.limit_tokens:,} tokens: {b.used_tokens:,} used, "
             f"{b.remaining_tokens:,} left{', over budget' if b.over_budget else ''})\n")
+    return text + (f"{note}\n" if note else "")

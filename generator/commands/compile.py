@@ -33,8 +33,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    data = compile_input(args)
+    compile_input(args)  # the flags are checked before the layer is loaded
     ws = Workspace.open(args.repo, limits=limits_from_args(args))
+    data = compile_input(args, ws.index)  # with the index: --uri in any form the outputs print
     compiled = compile_context(ws.index, data, git=read_git(ws.root))
     if args.json:
         sys.stdout.write(canonical_json_text(compiled, indent=2))

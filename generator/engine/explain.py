@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..identifiers import nearest
 from ..index import Index
 from .compile import GitInfo, compile_context
 from .models import CompiledContext, ExplainInput, Explanation, Standing
@@ -48,11 +49,14 @@ def explain_in(index: Index, compiled: CompiledContext, uri: str) -> Explanation
             detail=(f"the index holds it and no selector of this request reached it: no seed "
                     f"names it, no followed edge leads to it within {depth} hop"
                     f"{'s' if depth != 1 else ''}, no declared path contains it, and it is not "
-                    "governance; name it in `uris`, raise `max_depth`, or add a path that holds it"))
+                    "governance; seed it with `uris`, raise `max_depth`, or add a path that holds it"))
+    close = nearest(index, uri)
+    hint = (f"; the nearest identifiers it holds: {', '.join(f'`{u}`' for u in close)}"
+            if close else "")
     return Explanation(
         uri=uri, standing=Standing.unknown, budget=budget,
         detail=(f"the index holds nothing under `{uri}`: the request is not the problem — check "
-                "the identifier (`devcontext list` shows every one)"))
+                f"the identifier (`devcontext list` shows every one){hint}"))
 
 
 def explain(index: Index, data: ExplainInput, *, git: GitInfo | None = None,

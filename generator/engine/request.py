@@ -1,7 +1,10 @@
 """Validate a request and resolve its seeds against the index (pure).
 
 Errors are typed (:class:`RequestError` naming the field, :class:`NotFoundError` naming
-what is missing and how to list what exists), never tracebacks.
+what is missing and how to list what exists), never tracebacks. A message names a request
+field in backticks as the wire form spells it (`` `budget_tokens` ``); a surface with its
+own spelling rewrites those (the CLI says `` `--budget-tokens` ``, see
+:func:`generator.commands.requestopts.spell_for_cli`).
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from typing import Any, Mapping
 from pydantic import ValidationError
 
 from ..errors import NotFoundError, RequestError
+from ..identifiers import nearest
 from ..index import Index
 from ..paths import normalise_path
 from .models import CompileInput, CompileRequest, ExplainInput, Seed
@@ -48,8 +52,8 @@ def _pydantic_message(exc: ValidationError) -> tuple[str, str]:
         return field, f"unknown field `{field}`; the request accepts issue, milestone, uris, " \
             "paths, intent, budget_tokens, max_depth, floor and all_blocking_rules"
     if kind == "missing":
-        return field, f"field `{field}` is required"
-    return field, f"field `{field}`: {first.get('msg', 'invalid value')}"
+        return field, f"`{field}` is required"
+    return field, f"`{field}`: {first.get('msg', 'invalid value')}"
 
 
 _TEXT_FIELDS = ("uri", "issue", "milestone", "intent")
@@ -160,19 +164,23 @@ def intent_terms(intent: str | None) -> tuple[str, ...]:
     return tuple(sorted(terms))
 
 
+def _article(word: str) -> str:
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
 def _resolve_named(index: Index, kind: str, name: str | None, field: str) -> Seed | None:
     if name is None:
         return None
     trimmed = name.strip()
     if not trimmed:
-        raise RequestError(f"field `{field}` is blank; name a {kind} or leave the field out",
+        raise RequestError(f"`{field}` is blank; name {_article(kind)} {kind} or leave it out",
                            field=field)
     obj = index.lookup(kind, trimmed)
     if obj is None:
         held = len(index.by_kind.get(kind, []))
         raise NotFoundError(
             f"the layer holds no {kind} `{trimmed}` (by id, slug or identifier); it holds "
-            f"{held} {kind}(s) — list them with `devcontext list --kind {kind}`",
+            f"{held} {kind}{'' if held == 1 else 's'} — list them with `devcontext list --kind {kind}`",
             field=field,
         )
     resolved = obj.identity if trimmed != obj.identity else None
@@ -184,20 +192,20 @@ def resolve_request(index: Index, data: CompileInput) -> ResolvedRequest:
     budget = DEFAULT_BUDGET_TOKENS if data.budget_tokens is None else data.budget_tokens
     if budget <= 0:
         raise RequestError(
-            f"budget_tokens is {budget}; a budget of zero buys nothing — give a positive "
-            f"number of tokens (the default is {DEFAULT_BUDGET_TOKENS})",
+            f"`budget_tokens` is {budget}; it must be a whole number of tokens, 1 or more "
+            f"(the default is {DEFAULT_BUDGET_TOKENS})",
             field="budget_tokens",
         )
     floor = DEFAULT_FLOOR if data.floor is None else float(data.floor)
     if math.isnan(floor) or not 0.0 <= floor <= 1.0:
         raise RequestError(
-            f"floor is {fmt_number(floor) if not math.isnan(floor) else 'NaN'}; the relevance "
+            f"`floor` is {fmt_number(floor) if not math.isnan(floor) else 'NaN'}; the relevance "
             "floor must lie between 0 and 1 inclusive",
             field="floor",
         )
     depth = DEFAULT_MAX_DEPTH if data.max_depth is None else data.max_depth
     if depth < 0:
-        raise RequestError(f"max_depth is {depth}; it must be 0 or more", field="max_depth")
+        raise RequestError(f"`max_depth` is {depth}; it must be 0 or more", field="max_depth")
 
     seeds: list[Seed] = []
     for kind, name in (("issue", data.issue), ("milestone", data.milestone)):
@@ -207,9 +215,11 @@ def resolve_request(index: Index, data: CompileInput) -> ResolvedRequest:
     for uri in data.uris:
         obj = index.get(uri)
         if obj is None:
+            close = nearest(index, uri)
+            hint = f"; the nearest it holds: {', '.join(f'`{u}`' for u in close)}" if close else ""
             raise NotFoundError(
-                f"the index holds nothing under `{uri}`; list identifiers with "
-                "`devcontext list`", field="uris")
+                f"`uris` names `{uri}`, and the index holds nothing under it{hint}; list "
+                "identifiers with `devcontext list`", field="uris")
         seeds.append(Seed(uri=uri, kind=obj.kind, **{"from": "uris"}))
     paths: list[str] = []
     for raw in data.paths:

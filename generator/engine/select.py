@@ -239,7 +239,8 @@ class _Selector:
             n = touched.get(uri, 0)
             if n:
                 rel = FIXED_RELEVANCE["session_scope"]
-                reason = f"a recorded session that changed {n} file(s) under the declared scope"
+                reason = (f"a recorded session that changed {n} file{'' if n == 1 else 's'} under the "
+                          "declared scope")
             else:
                 rel = FIXED_RELEVANCE["session_branch"]
                 reason = f"a recorded session of this branch, `{self.branch}`"

@@ -32,6 +32,7 @@ from __future__ import annotations
 from collections import deque
 
 from ..errors import NotFoundError, RequestError
+from ..identifiers import PREFERRED_KINDS, candidates
 from ..index import Index
 from ..model import LayerObject
 from .models import Hit, Trace, UnresolvedEdge
@@ -43,7 +44,7 @@ DEFAULT_DEPTH = 2
 #: Walks deeper than this are clamped (and the clamp is recorded).
 MAX_DEPTH = 5
 #: Kinds tried first when a start name is not a URI.
-START_KINDS = ("issue", "milestone")
+START_KINDS = PREFERRED_KINDS
 
 CROSS_REF_ORDER_BY: tuple[str, ...] = (
     "score asc: hop count from the start (breadth-first over typed edges, both directions)",
@@ -61,20 +62,11 @@ def resolve_start(index: Index, start: str | None) -> tuple[LayerObject, tuple[s
     if not name:
         raise RequestError("start is empty; name an issue or milestone id or slug, or a URI",
                            field="start")
-    obj = index.get(name)
-    if obj is not None:
-        return obj, ()
-    kinds = [k for k in START_KINDS if k in index.by_kind]
-    kinds += [k for k in index.kinds() if k not in START_KINDS]
-    found: list[LayerObject] = []
-    for kind in kinds:
-        hit = index.lookup(kind, name)
-        if hit is not None and hit not in found:
-            found.append(hit)
+    found = candidates(index, name)  # the one reading of names every surface shares
     if not found:
         raise NotFoundError(
-            f"the layer holds no object named `{name}` (tried it as a URI, then as an id or "
-            "slug of every kind, issues and milestones first); list identifiers with "
+            f"the layer holds no object named `{name}` (tried it as a URI, as `kind/identity`, "
+            "then as an id or slug of every kind, issues and milestones first); list identifiers with "
             "`devcontext list`",
             field="start",
         )

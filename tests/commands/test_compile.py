@@ -80,12 +80,12 @@ def test_strict_exits_one_only_when_over_budget(capsys):
 @pytest.mark.parametrize(("argv", "message"), [
     (["--issue", "I9999"],
      ("devcontext compile: the layer holds no issue `I9999` (by id, slug or identifier); it "
-      "holds 12 issue(s) — list them with `devcontext list --kind issue`\n")),
+      "holds 12 issues — list them with `devcontext list --kind issue`\n")),
     (["--issue", "I0102", "--budget-tokens", "-5"],
-     ("devcontext compile: budget_tokens is -5; a budget of zero buys nothing — give a "
-      "positive number of tokens (the default is 24000)\n")),
+     ("devcontext compile: `--budget-tokens` is -5; it must be a whole number of tokens, 1 or "
+      "more (the default is 24000)\n")),
     (["--issue", "I0102", "--floor", "2"],
-     "devcontext compile: floor is 2; the relevance floor must lie between 0 and 1 inclusive\n"),
+     "devcontext compile: `--floor` is 2; the relevance floor must lie between 0 and 1 inclusive\n"),
 ])
 def test_a_bad_request_exits_two_with_one_line_naming_the_fix(capsys, argv, message):
     code, out, err = run(capsys, "compile", *argv)

@@ -76,9 +76,9 @@ def test_json_validates_against_the_explanation_schema(capsys, uri, argv):
 @pytest.mark.parametrize(("argv", "message"), [
     ([ADR, "--issue", "I9"],
      ("devcontext explain: the layer holds no issue `I9` (by id, slug or identifier); it holds "
-      "12 issue(s) — list them with `devcontext list --kind issue`\n")),
+      "12 issues — list them with `devcontext list --kind issue`\n")),
     ([ADR, "--floor", "-1"],
-     "devcontext explain: floor is -1; the relevance floor must lie between 0 and 1 inclusive\n"),
+     "devcontext explain: `--floor` is -1; the relevance floor must lie between 0 and 1 inclusive\n"),
 ])
 def test_a_bad_request_exits_two_with_one_line(capsys, argv, message):
     code, out, err = run(capsys, "explain", *argv)
@@ -89,7 +89,7 @@ def test_the_identifier_is_required(capsys):
     with pytest.raises(SystemExit) as exc:
         main(["explain", "--issue", "I0102"])
     assert exc.value.code == 2
-    assert "the following arguments are required: uri" in capsys.readouterr().err
+    assert "the following arguments are required: IDENTIFIER" in capsys.readouterr().err
 
 
 def test_a_missing_layer_exits_two(tmp_path, capsys):

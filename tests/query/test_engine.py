@@ -309,7 +309,7 @@ def test_unknown_start_is_not_found(demo_index):
         run_query(demo_index, {"kind": "cross_ref", "start": "I0299"})
     assert caught.value.field == "start"
     assert caught.value.message == (
-        "the layer holds no object named `I0299` (tried it as a URI, then as an id or slug of "
+        "the layer holds no object named `I0299` (tried it as a URI, as `kind/identity`, then as an id or slug of "
         "every kind, issues and milestones first); list identifiers with `devcontext list`")
 
 
