@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .engine.models import CompiledContext, Explanation
+from .engine.models import CompiledContext, ExclusionReason, Explanation
 from .engine.numbers import fmt_number
 
 __all__ = ["render_compiled", "render_explanation"]
@@ -36,7 +36,7 @@ def render_compiled(c: CompiledContext, tier_rules: dict[str, str] | None = None
     lines.append("")
     for t in b.tiers:
         lines.append(f"  {t.tier.value:<10} {_bar(t.tokens, b.limit_tokens)} {t.tokens:>7,} tok  "
-                     f"{t.selected:>3} selected  {t.excluded:>3} over budget")
+                     f"{t.selected:>3} selected  {t.excluded:>3} cut for budget")
     lines.append("")
     lines.append(f"selected ({len(c.selected)}):")
     for e in c.selected:
@@ -46,10 +46,15 @@ def render_compiled(c: CompiledContext, tier_rules: dict[str, str] | None = None
         rule = f"  ({tier_rules[e.uri]})" if tier_rules and e.uri in tier_rules else ""
         lines.append(f"  {e.tier.value:<10} {e.relevance:>5.3f} {e.cost_tokens:>6,} tok  "
                      f"{_short(e.uri)}{flag}  [{how}]{rule}")
-    if c.excluded:
+    # An unresolved reference is both an exclusion and a diagnostic of the answer: it is
+    # printed once, as the diagnostic (which carries the file and line).
+    excluded = [x for x in c.excluded if x.reason is not ExclusionReason.unresolved]
+    dangling = [d for d in c.diagnostics if d.code == "unresolved_reference"]
+    others = [d for d in c.diagnostics if d.code != "unresolved_reference"]
+    if excluded:
         lines.append("")
-        lines.append(f"excluded ({len(c.excluded)}):")
-        for x in c.excluded:
+        lines.append(f"excluded ({len(excluded)}):")
+        for x in excluded:
             lines.append(f"  {x.reason.value:<10} {x.cost_tokens:>6,} tok  {_short(x.uri)}")
             lines.append(f"             {x.detail}")
     dedup = [d for d in c.deduplicated if d.dropped]
@@ -64,10 +69,16 @@ def render_compiled(c: CompiledContext, tier_rules: dict[str, str] | None = None
         lines.append(f"conflicts ({len(c.conflicts)}):")
         for k in c.conflicts:
             lines.append(f"  {k.kind:<10} {k.detail}")
-    if c.diagnostics:
+    if dangling:
         lines.append("")
-        lines.append(f"diagnostics ({len(c.diagnostics)}):")
-        for d in c.diagnostics:
+        lines.append(f"unresolved references ({len(dangling)}): named by what was reached, "
+                     "held by nothing in the layer")
+        for d in dangling:
+            lines.append(f"  {d.location()}: {d.message}")
+    if others:
+        lines.append("")
+        lines.append(f"diagnostics ({len(others)}):")
+        for d in others:
             lines.append(f"  {d.location()}: {d.severity}: {d.message}")
     return "\n".join(lines) + "\n"
 

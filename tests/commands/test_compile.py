@@ -74,7 +74,7 @@ def test_strict_exits_one_only_when_over_budget(capsys):
     assert run(capsys, "compile", "--issue", "I0102", "--strict")[0] == 0
     code, out, _ = run(capsys, "compile", "--issue", "I0102", "--budget-tokens", "300", "--strict")
     assert code == 1
-    assert "over budget" in out
+    assert "OVER BUDGET: the required entries alone exceed the limit" in out
 
 
 @pytest.mark.parametrize(("argv", "message"), [
