@@ -15,6 +15,7 @@ from typing import Any
 from .diagnostics import Diagnostic, sort_diagnostics
 from .fields import slug as field_slug
 from .layer.discovery import SourceClass
+from .layer.kinds import a_kind, kind_name
 from .layer.loader import Layer
 from .layer.records import scalar_text
 from .model import LayerObject, uri_for
@@ -249,7 +250,8 @@ class _Builder:
                 return "edges", uris
             if not self._holds(kind):
                 return "external", f"{kind}:{name}"
-            return "unresolved", (kind, uri_for(kind, name), f"no {kind} `{name}` in the layer")
+            return "unresolved", (kind, uri_for(kind, name),
+                                  f"no {kind_name(kind)} `{name}` in the layer")
         if mode.startswith("rule_or:"):
             uris = self._by_identity("rule", name)
             if uris:
@@ -284,10 +286,9 @@ class _Builder:
         if self._class_would_discover(path):
             kinds = sorted({c.kind for c in self.classes if c.pathspec.matches(path)})
             kind = kinds[0]
-            article = "an" if kind[:1] in "aeiou" else "a"
             return "unresolved", (kind, uri_for(kind, path),
-                                  f"`{path}` would be {article} {kind} but no such file is in "
-                                  "the layer")
+                                  f"`{path}` would be {a_kind(kind)}, but the repository holds "
+                                  "no such file")
         return "external", f"{prefix}:{path}"
 
     def _at_path(self, path: str) -> list[LayerObject]:
@@ -295,16 +296,21 @@ class _Builder:
 
     # -- edges ---------------------------------------------------------------------------
 
-    def _references(self, obj: LayerObject, relation: Relation) -> list[str]:
+    def _references(self, obj: LayerObject, relation: Relation) -> list[tuple[str, int | None]]:
+        """(reference text, its line) per item: a list item's own line when the loader
+        knows it, else the field's."""
         value = obj.fields.get(relation.field)
-        items = value if isinstance(value, list) else [value] if value is not None else []
-        out: list[str] = []
-        for item in items:
+        is_list = isinstance(value, list)
+        items = value if is_list else [value] if value is not None else []
+        key_line = obj.line_of(relation.field) or obj.line_of("@member")
+        out: list[tuple[str, int | None]] = []
+        for i, item in enumerate(items):
             if relation.item_key is not None:
                 item = item.get(relation.item_key) if isinstance(item, dict) else None
             text = scalar_text(item)
             if text is not None:
-                out.append(text)
+                line = obj.line_of(f"{relation.field}[{i}]") if is_list else None
+                out.append((text, line or key_line))
         return out
 
     def _resolve_refs(self, obj: LayerObject, relations: list[Relation]) -> _Refs:
@@ -314,8 +320,8 @@ class _Builder:
         for relation in relations:
             if relation.field not in obj.fields:
                 continue
-            for raw in self._references(obj, relation):
-                self._add(obj, relation, raw)
+            for raw, line in self._references(obj, relation):
+                self._add(obj, relation, raw, line)
         if not (self._edges or self._externals or self._unresolved):
             return _NO_REFS
         return tuple(self._edges), tuple(self._externals), tuple(self._unresolved)
@@ -403,7 +409,7 @@ class _Builder:
                              adr_numbers=self.adr_numbers, refs=refs),
         )
 
-    def _add(self, obj: LayerObject, relation: Relation, raw: str) -> None:
+    def _add(self, obj: LayerObject, relation: Relation, raw: str, line: int | None) -> None:
         outcome, value = self._resolve(relation.target, raw)
         if outcome == "skip":
             return
@@ -433,7 +439,7 @@ class _Builder:
                     target_uri=target_uri,
                     target_kind=kind,
                     correction=f"{why}; {fix}",
-                    line=obj.line_of(relation.field) or obj.line_of("@member"),
+                    line=line,
                 )
             )
 

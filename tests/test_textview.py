@@ -21,9 +21,9 @@ def test_the_demo_answer_lists_its_two_dangling_references_once():
     tail = text.split("unresolved references (2): named by what was reached, held by nothing "
                       "in the layer\n", 1)[1]
     assert tail == (
-        "  .ai/repo/project/issues/I0303.yaml:16: `I0299` is named and not held: no issue "
+        "  .ai/repo/project/issues/I0303.yaml:18: `I0299` is named and not held: no issue "
         "`I0299` in the layer; add it, or correct or remove the reference in `depends_on`\n"
-        "  .ai/repo/adrs/0004-a-stale-reading-is-shown-labelled-when-the-network-fails.md:12: "
+        "  .ai/repo/adrs/0004-a-stale-reading-is-shown-labelled-when-the-network-fails.md:14: "
         "`rule:project.offline-mode-is-explicit` is named and not held: no rule "
         "`project.offline-mode-is-explicit` in the layer; add it, or correct or remove the "
         "reference in `related`\n")

@@ -31,7 +31,7 @@ from .models import (
     Tier,
     TierSpend,
 )
-from .numbers import BYTES_PER_TOKEN, fmt_number, fmt_tokens, round3, tokens_for
+from .numbers import BYTES_PER_TOKEN, fmt_count, fmt_number, fmt_tokens, round3, tokens_for
 from .order import natural_key
 from .policy import EDGE_RULES, placement
 from .prepared import is_blocking_rule, is_stale
@@ -237,12 +237,14 @@ class _Budgeter:
                 if refits is None:
                     refits = _Refits(costs, required, required_tokens, self.limit)
                 needed, sure = refits.budget_to_include(i, used)
-                bring = (f"a budget of {needed} tokens brings it in" if sure else
-                         f"a budget of {needed} tokens brings it in (no less than "
-                         f"{used + cost} could)")
+                bring = (f"a budget of {fmt_count(needed)} tokens brings it in" if sure else
+                         f"a budget of {fmt_count(needed)} tokens brings it in (none below "
+                         f"{fmt_count(used + cost)} can; one in between may not, as earlier "
+                         "entries that then fit take the room first)")
                 self.exclude(cand.uri, cand.obj.kind, cand.tier, ExclusionReason.budget,
-                             f"{fmt_tokens(cost)} would not fit: {used} of {self.limit} already "
-                             f"spent or reserved for required entries, {left} left; {bring}",
+                             f"{fmt_tokens(cost)} would not fit: {fmt_count(used)} of "
+                             f"{fmt_count(self.limit)} already spent or reserved for required "
+                             f"entries, {fmt_count(left)} left; {bring}",
                              cost, cand.relevance)
                 tiers[cand.tier][1] += 1
                 continue

@@ -1,12 +1,13 @@
 """Numbers as the contract states them: tokens from bytes, 3-decimal rounding half away
-from zero (never banker's rounding), and numbers in sentences without trailing zeros."""
+from zero (never banker's rounding), and numbers in sentences: no trailing zeros, whole
+numbers thousands-separated."""
 
 from __future__ import annotations
 
 import math
 from decimal import Decimal
 
-__all__ = ["BYTES_PER_TOKEN", "tokens_for", "round3", "fmt_number", "fmt_tokens"]
+__all__ = ["BYTES_PER_TOKEN", "tokens_for", "round3", "fmt_number", "fmt_count", "fmt_tokens"]
 
 #: The divisor of the token estimate.
 BYTES_PER_TOKEN = 4
@@ -39,5 +40,11 @@ def fmt_number(value: float | int) -> str:
     return text
 
 
+def fmt_count(n: int) -> str:
+    """A whole number in a sentence: thousands separated (``23,931``), as every page, table
+    and terminal view prints counts, so a detail sentence reads the same beside them."""
+    return f"{n:,}"
+
+
 def fmt_tokens(n: int) -> str:
-    return f"{n} token" if n == 1 else f"{n} tokens"
+    return "1 token" if n == 1 else f"{fmt_count(n)} tokens"

@@ -19,6 +19,7 @@ from pydantic import ValidationError
 from ..errors import NotFoundError, RequestError
 from ..identifiers import nearest
 from ..index import Index
+from ..layer.kinds import a_kind
 from ..paths import normalise_path
 from .models import CompileInput, CompileRequest, ExplainInput, Seed
 from .numbers import fmt_number
@@ -164,16 +165,12 @@ def intent_terms(intent: str | None) -> tuple[str, ...]:
     return tuple(sorted(terms))
 
 
-def _article(word: str) -> str:
-    return "an" if word[:1].lower() in "aeiou" else "a"
-
-
 def _resolve_named(index: Index, kind: str, name: str | None, field: str) -> Seed | None:
     if name is None:
         return None
     trimmed = name.strip()
     if not trimmed:
-        raise RequestError(f"`{field}` is blank; name {_article(kind)} {kind} or leave it out",
+        raise RequestError(f"`{field}` is blank; name {a_kind(kind)} or leave it out",
                            field=field)
     obj = index.lookup(kind, trimmed)
     if obj is None:

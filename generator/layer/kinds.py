@@ -17,7 +17,28 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["KindSpec", "KINDS", "kind_spec", "DefaultClass", "DEFAULT_CLASSES", "FACT_KEYS"]
+__all__ = ["KindSpec", "KINDS", "kind_spec", "DefaultClass", "DEFAULT_CLASSES", "FACT_KEYS",
+           "kind_name", "a_kind"]
+
+#: Kinds whose name in a sentence is an abbreviation, written in capitals.
+_ABBREVIATIONS = {"adr": "ADR", "mcp": "MCP"}
+#: Capital letters whose spoken name starts with a vowel sound ("an ADR", "an MCP server").
+_VOWEL_SOUND_LETTERS = frozenset("AEFHILMNORSX")
+
+
+def kind_name(kind: str) -> str:
+    """A kind as a sentence names it: ``adr`` is an ``ADR``, the others as written."""
+    return _ABBREVIATIONS.get(kind, kind)
+
+
+def a_kind(kind: str) -> str:
+    """The kind's name with its indefinite article: ``an ADR``, ``an issue``, ``a rule``."""
+    name = kind_name(kind)
+    if name.isupper():
+        vowel = name[:1] in _VOWEL_SOUND_LETTERS
+    else:  # "a use-case": a written vowel sounding as a consonant
+        vowel = name[:1].lower() in "aeiou" and not name.lower().startswith(("use", "uni", "eu"))
+    return f"{'an' if vowel else 'a'} {name}"
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from typing import Any
 from ..diagnostics import Diagnostic
 from ..model import LayerObject, Provenance, uri_for
 from .frontmatter import split_front_matter
-from .kinds import FACT_KEYS, KindSpec, kind_spec
+from .kinds import FACT_KEYS, KindSpec, a_kind, kind_name, kind_spec
 from .limits import DEFAULT_LIMITS, Limits
 from .yamlish import YamlResult, parse_yaml
 
@@ -98,6 +98,51 @@ def _top_level_lines(text: str, offset: int) -> dict[str, int]:
             if key and key not in lines:
                 lines[key] = number + offset - 1
     return lines
+
+
+def _item_lines(text_lines: list[str], at: int, count: int) -> list[int]:
+    """0-based lines of the ``count`` items of the block list whose key is on line ``at``
+    (nothing when the list is written inline, ``key: [a, b]``: its key line is theirs)."""
+    head = text_lines[at]
+    if head.partition(":")[2].split(" #", 1)[0].strip():
+        return []
+    key_indent = len(head) - len(head.lstrip())
+    out: list[int] = []
+    item_indent = None
+    for number in range(at + 1, len(text_lines)):
+        line = text_lines[number]
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        indent = len(line) - len(line.lstrip())
+        is_item = stripped == "-" or stripped.startswith("- ")
+        if indent < key_indent or (indent == key_indent and not is_item):
+            break
+        if is_item and (item_indent is None or indent == item_indent):
+            item_indent = indent
+            out.append(number)
+            if len(out) == count:
+                break
+    return out
+
+
+def _with_item_lines(fields: dict[str, Any], lines: dict[str, int], text: str,
+                     offset: int) -> dict[str, int]:
+    """``lines`` plus ``key[i]`` -> the line of each item of a list field, so a diagnostic
+    about one reference points at it rather than at its key."""
+    lists = [(key, len(value)) for key, value in fields.items()
+             if isinstance(value, list) and value and key in lines]
+    if not lists:
+        return lines
+    text_lines = text.split("\n")
+    out = dict(lines)
+    for key, count in lists:
+        at = lines[key] - offset
+        if not 0 <= at < len(text_lines):
+            continue
+        for i, number in enumerate(_item_lines(text_lines, at, count)):
+            out[f"{key}[{i}]"] = number + offset
+    return out
 
 
 _H1 = re.compile(r"^#[ \t]+(.+?)[ \t#]*$", re.M)
@@ -411,7 +456,7 @@ def _make_object(
             ctx.diag(
                 "error",
                 "missing_identity",
-                f"{label_where} has no identity: {found}; a {kind} is identified by "
+                f"{label_where} has no identity: {found}; {a_kind(kind)} is identified by "
                 f"{' and '.join(f'`{k}`' for k in spec.identity_fields)}. Add "
                 f"{', '.join(f'`{k}:`' for k in missing)}; until then it is indexed under its path.",
                 member_line if member_line is not None else lines.get(missing[0]),
@@ -479,7 +524,8 @@ def _parse_mapping(ctx: _FileContext, text: str, offset: int, what: str,
         )
         return None, {}
     lines = result.key_lines if result.key_lines is not None else _top_level_lines(text, offset)
-    return {str(k): v for k, v in result.value.items()}, lines
+    fields = {str(k): v for k, v in result.value.items()}
+    return fields, _with_item_lines(fields, lines, text, offset)
 
 
 def _list_members(ctx: _FileContext, claim: Claim, spec: KindSpec, data: dict, text: str,
@@ -489,7 +535,7 @@ def _list_members(ctx: _FileContext, claim: Claim, spec: KindSpec, data: dict, t
         ctx.diag(
             "error",
             "list_file_shape",
-            f"a {claim.kind} file should hold a `{spec.list_key}:` list; found "
+            f"{a_kind(claim.kind)} file should hold a `{spec.list_key}:` list; found "
             f"{_words(items)}. Add `{spec.list_key}:` with one item per `- id:`.",
             lines.get(spec.list_key or ""),
         )
@@ -611,7 +657,7 @@ def parse_file(
         if spec.list_key is not None:
             if fields is None:
                 ctx.diag("error", "list_file_shape",
-                         f"a {claim.kind} file should be YAML holding a `{spec.list_key}:` list; "
+                         f"{a_kind(claim.kind)} file should be YAML holding a `{spec.list_key}:` list; "
                          "it was not loaded.")
                 continue
             objects.extend(_list_members(ctx, claim, spec, fields, text, lines))
@@ -620,8 +666,9 @@ def parse_file(
             ctx.diag(
                 "info",
                 "no_front_matter",
-                f"has no front matter, so it is indexed as a document, not a {claim.kind}. Add "
-                f"{claim.kind} front matter (id, title, status, ...) to make it one.",
+                f"has no front matter, so it is indexed as a document, not as "
+                f"{a_kind(claim.kind)}. Add {kind_name(claim.kind)} front matter (id, title, "
+                "status, ...) to make it one.",
                 1,
             )
             objects.append(_make_object(ctx, Claim(claim.class_id, "document"), {}, body, {}))

@@ -74,8 +74,10 @@ def resolve_start(index: Index, start: str | None) -> tuple[LayerObject, tuple[s
 
 
 def _label(index: Index, uri: str) -> str:
+    """``kind/identity``: the identity alone can name two objects (a milestone and an intent
+    both ``intent-bound-work``)."""
     obj = index.get(uri)
-    return obj.identity if obj is not None else uri
+    return f"{obj.kind}/{obj.identity}" if obj is not None else uri
 
 
 def check_depth(depth: int | None) -> tuple[int, str]:

@@ -81,8 +81,8 @@ def test_strict_fails_on_the_demo_whose_warnings_are_on_purpose(tmp_path, capsys
     code, lines = build(capsys, "--out", str(out), "--strict")
     assert code == 1
     assert [line.split(": warning: ")[0] for line in lines[:4]] == [
-        ".ai/repo/adrs/0004-a-stale-reading-is-shown-labelled-when-the-network-fails.md:12",
-        ".ai/repo/project/issues/I0303.yaml:16",
+        ".ai/repo/adrs/0004-a-stale-reading-is-shown-labelled-when-the-network-fails.md:14",
+        ".ai/repo/project/issues/I0303.yaml:18",
         ".ai/repo/rules/README.md:13",
         ".ai/repo/rules/project/fetch-retries.v1.md:2",
     ]

@@ -143,7 +143,7 @@ def test_github_format_of_the_demo_names_it_inside_this_repository(capsys):
     assert code == 0
     assert out.splitlines()[1] == (
         "::warning file=generator/demo/layer/.ai/repo/adrs/0004-a-stale-reading-is-shown-labelled-"
-        "when-the-network-fails.md,line=12::[unresolved_reference] field `related` names "
+        "when-the-network-fails.md,line=14::[unresolved_reference] field `related` names "
         "`rule:project.offline-mode-is-explicit`, which resolves to nothing: no rule "
         "`project.offline-mode-is-explicit` in the layer; add it, or correct or remove the "
         "reference in `related`.")

@@ -91,8 +91,9 @@ class LayerCache:
 _BRING_BACK = {
     ExclusionReason.relevance: (re.compile(r"a floor of ([0-9.]+) brings it in"), "floor", float),
     ExclusionReason.depth: (re.compile(r"a max_depth of (\d+) brings it in"), "max_depth", int),
-    ExclusionReason.budget: (re.compile(r"a budget of (\d+) tokens brings it in"), "budget_tokens",
-                             int),
+    # prose prints whole numbers thousands-separated ("a budget of 24,329 tokens")
+    ExclusionReason.budget: (re.compile(r"a budget of ([\d,]+) tokens brings it in"),
+                             "budget_tokens", lambda text: int(text.replace(",", ""))),
 }
 
 
@@ -211,8 +212,9 @@ def check_invariants(compiled: CompiledContext, index: Index | None = None) -> N
         if x.reason is ExclusionReason.budget:
             # refused the moment it would not fit, and the pot only shrinks afterwards
             assert x.cost_tokens > budget.remaining_tokens, x
-            spent = re.search(r"(\d+) of (\d+) already spent", x.detail)
-            assert spent and int(spent.group(1)) + x.cost_tokens > budget.limit_tokens, x
+            spent = re.search(r"([\d,]+) of ([\d,]+) already spent", x.detail)
+            assert spent and (int(spent.group(1).replace(",", "")) + x.cost_tokens
+                              > budget.limit_tokens), x
         if x.reason is ExclusionReason.relevance:
             assert x.relevance <= floor + 1e-9, x
         if x.reason is ExclusionReason.depth:

@@ -175,8 +175,8 @@ def test_cross_ref_lists_a_dangling_depends_on(demo_index):
     trace = cross_ref_query(demo_index, "I0303", 1)
     assert trace.query == "cross_ref start=I0303 (majordomus://issue/I0303) depth=1 limit=20"
     assert [(h.anchor, h.score, h.why) for h in trace.hits] == [
-        ("majordomus://issue/I0302", 1, "depends_on from I0303, hop 1"),
-        ("majordomus://milestone/export-history", 1, "belongs_to from I0303, hop 1"),
+        ("majordomus://issue/I0302", 1, "depends_on from issue/I0303, hop 1"),
+        ("majordomus://milestone/export-history", 1, "belongs_to from issue/I0303, hop 1"),
     ]
     assert (trace.candidates_scanned, trace.candidates_matched) == (3, 2)
     assert [e.wire() for e in trace.unresolved_edges] == [{
@@ -192,7 +192,7 @@ def test_cross_ref_lists_a_missing_rule_of_an_adr(demo_index):
         "reference": "rule:project.offline-mode-is-explicit",
         "why": "unresolved: no rule `project.offline-mode-is-explicit` in the layer; add it, "
                "or correct or remove the reference in `related`"}
-    assert "governed_by into adr-0004 (reverse), hop 1" in [h.why for h in trace.hits]
+    assert "governed_by into adr/adr-0004 (reverse), hop 1" in [h.why for h in trace.hits]
 
 
 def test_cross_ref_lists_a_tracked_path_with_nothing_behind_it(demo_index):
@@ -200,8 +200,8 @@ def test_cross_ref_lists_a_tracked_path_with_nothing_behind_it(demo_index):
     assert [e.wire() for e in trace.unresolved_edges] == [{
         "from": "majordomus://context/ai.repo.rules", "field": "tracks",
         "reference": "tests/test_rules_lint.py",
-        "why": "unresolved: `tests/test_rules_lint.py` would be a test but no such file is in "
-               "the layer; add it, or correct or remove the reference in `tracks`"}]
+        "why": "unresolved: `tests/test_rules_lint.py` would be a test, but the repository "
+               "holds no such file; add it, or correct or remove the reference in `tracks`"}]
 
 
 def test_cross_ref_lists_external_references(demo_index):
@@ -236,8 +236,8 @@ def test_walk_is_breadth_first_and_both_directions(demo_index):
     hops = [h.score for h in trace.hits]
     assert hops == sorted(hops) and set(hops) == {1, 2}
     whys = {h.anchor: h.why for h in trace.hits}
-    assert whys["majordomus://issue/I0201"] == "belongs_to into offline-reads (reverse), hop 1"
-    assert whys["majordomus://milestone/first-release"] == "depends_on from offline-reads, hop 1"
+    assert whys["majordomus://issue/I0201"] == "belongs_to into milestone/offline-reads (reverse), hop 1"
+    assert whys["majordomus://milestone/first-release"] == "depends_on from milestone/offline-reads, hop 1"
     assert trace.candidates_scanned == trace.candidates_matched + 1
     assert len({h.anchor for h in trace.hits}) == len(trace.hits)
 

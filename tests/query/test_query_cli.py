@@ -40,7 +40,7 @@ def test_cross_ref_readable_lists_unresolved_edges(capsys):
     code, out, _ = run(capsys, "query", "cross-ref", "I0303", "--depth", "1")
     assert code == 0
     assert "1. majordomus://issue/I0302  [issue, score 1]" in out
-    assert "   why: depends_on from I0303, hop 1" in out
+    assert "   why: depends_on from issue/I0303, hop 1" in out
     assert "unresolved edges (1):\n  majordomus://issue/I0303  depends_on: I0299\n" in out
 
 
