@@ -252,7 +252,9 @@ class SiteRenderer:
         excluded = []
         unresolved = []
         for x in answer.excluded:
-            row = {"x": x, "anchor": urls.anchor_for(x.uri), "href": self.object_href(page, x.uri)}
+            held = self.index.objects.get(x.uri)  # its title, as a selected row shows it
+            row = {"x": x, "anchor": urls.anchor_for(x.uri), "href": self.object_href(page, x.uri),
+                   "title": held.title if held is not None else None}
             (unresolved if x.reason.value == "unresolved" else excluded).append(row)
         dedup = [{"d": d, "kept_href": self.object_href(page, d.kept),
                   "anchor": urls.anchor_for(d.dropped[0]) if d.dropped else None,

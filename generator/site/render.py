@@ -1,17 +1,20 @@
 """The one Jinja environment: autoescape on, undefined names are errors, and a few filters
-for numbers. Templates format; they never compute what the engine should."""
+for numbers and for the engine's sentences. Templates format; they never compute what the
+engine should."""
 
 from __future__ import annotations
 
+import re
 from importlib import resources
 from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup, escape
 
 from ..engine.numbers import fmt_number
 from ..errors import BuildError
 
-__all__ = ["TEMPLATES_DIR", "make_environment", "templates_dir"]
+__all__ = ["TEMPLATES_DIR", "inline_code", "make_environment", "templates_dir"]
 
 
 def _bundled_templates() -> Path:
@@ -50,6 +53,17 @@ def _thousands(n: int | float | None) -> str:
     return f"{int(n):,}"
 
 
+_INLINE_CODE = re.compile(r"`([^`\n]+)`")
+
+
+def inline_code(text: str | None) -> Markup:
+    """A detail sentence with its `` `quoted` `` names as inline code: escaped first, so
+    nothing in the text can become markup but the ``<code>`` this adds."""
+    if text is None:
+        return Markup("")
+    return Markup(_INLINE_CODE.sub(r"<code>\1</code>", str(escape(text))))
+
+
 def make_environment(templates: Path | None = None) -> Environment:
     env = Environment(
         loader=FileSystemLoader(str(templates or TEMPLATES_DIR)),
@@ -61,4 +75,5 @@ def make_environment(templates: Path | None = None) -> Environment:
     )
     env.filters["n"] = _thousands
     env.filters["num"] = fmt_number
+    env.filters["code"] = inline_code
     return env
