@@ -129,3 +129,17 @@ def test_cross_ref_names_the_kind_of_the_object_an_edge_leaves(real_layer):
     whys = [h.why for h in trace.hits]
     assert whys and all(" intent-bound-work" not in w for w in whys), whys
     assert any("intent/intent-bound-work" in w for w in whys)
+
+
+@pytest.mark.parametrize(("items", "tail"), [
+    ("  - lib/a.py\n  - {x: 1}\n", "1 item was ignored."),
+    ("  - {x: 1}\n  - [a]\n", "2 items were ignored."),
+])
+def test_ignored_list_items_are_counted_in_words(tmp_path, items, tail):
+    root = write_layer(tmp_path, {
+        ".ai/repo/policy.yaml": "version: 1\n",
+        ".ai/repo/project/milestones/m1.yaml": "id: m1\ntitle: First\n",
+        ".ai/repo/project/issues/I0001.yaml": issue("I0001") + "scope:\n" + items,
+    })
+    [d] = [d for d in Workspace.open(root).index.diagnostics if d.code == "field_type"]
+    assert d.message.endswith("Write each item as plain text; " + tail), d.message

@@ -390,8 +390,10 @@ def resolve_classes(
                     severity="error",
                     code="sources_class",
                     path=path,
-                    message=f"{where} ({entry.get('id', 'no id')}) lacks text field(s) "
-                    f"{', '.join(f'`{k}`' for k in missing)}. Add them; the class was skipped.",
+                    message=f"{where} ({entry.get('id', 'no id')}) lacks the text "
+                    f"field{'s' if len(missing) != 1 else ''} "
+                    f"{', '.join(f'`{k}`' for k in missing)}. Add "
+                    f"{'them' if len(missing) != 1 else 'it'}; the class was skipped.",
                 )
             )
             continue

@@ -288,7 +288,7 @@ def _check_types(ctx: _FileContext, kind: str, fields: dict, lines: dict[str, in
                     "field_type",
                     f"field `{key}` of {label} should list text items; found "
                     f"{_words(bad[0])} among them. Write each item as plain text; "
-                    f"{len(bad)} item(s) were ignored.",
+                    + (f"{len(bad)} items were ignored." if len(bad) != 1 else "1 item was ignored."),
                     lines.get(key),
                 )
                 out[key] = [item for item in value if item not in bad]
