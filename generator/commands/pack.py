@@ -52,8 +52,9 @@ def _write_atomically(path: Path, data: bytes) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    data = compile_input(args)
+    compile_input(args)  # the flags are checked before the layer is loaded
     ws = Workspace.open(args.repo)
+    data = compile_input(args, ws.index)  # --uri in any form the outputs print, as compile
     answer = compile_context(ws.index, data, git=read_git(ws.root))
     pack, body = build_pack(answer, ws.tree.files, args.format)
     if args.out:

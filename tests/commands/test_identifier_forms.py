@@ -112,3 +112,9 @@ def test_an_unknown_answer_suggests_the_nearest_identifiers(capsys):
 def test_nearest_is_empty_for_nothing_alike():
     index = Workspace.open(None).index
     assert nearest(index, "zzzzzzzzzzzzzzzzzzzzzzzzzzzz") == []
+
+
+def test_pack_uri_takes_the_short_forms_as_compile_does(capsys):
+    code, out, err = run(capsys, "pack", "--uri", "adr-0002", "--format", "json")
+    assert (code, err) == (0, "")
+    assert "majordomus://adr/adr-0002" in out
