@@ -12,12 +12,14 @@ import statistics
 import time
 import zlib
 
-from generator.engine.compile import GitInfo
+from generator.engine.compile import GitInfo, compile_with_reach
+from generator.engine.models import CompileInput
 from generator.jsonio import canonical_json
-from generator.serve import incremental
 from generator.site import urls
-from generator.site.build import SiteInputs, SiteRenderer
-from generator.site.contexts import AnswerDigest, compile_one, context_keys
+from generator.site.build import SiteInputs, page_kit
+from generator.site.compiled import json_digest
+from generator.site.contexts import AnswerDigest, context_keys, excluded_uris, standings_of
+from generator.site.pages.context import context_view
 from generator.workspace import Workspace
 
 from .layers import real, synthetic
@@ -29,31 +31,29 @@ def _measure(label: str, root, report) -> None:
     index = Workspace.open(root).index
     gc.freeze()
     git = GitInfo()
-    renderer = SiteRenderer(SiteInputs(index=index, git=git, label="bench"))
+    kit = page_kit(SiteInputs(index=index, git=git, label="bench"))
     keys = context_keys(index)
-    renderer.context_of_uri = {k.uri: k for k in keys}
     sample = [keys[int(i * len(keys) / CONTEXTS)] for i in range(min(CONTEXTS, len(keys)))]
-    steps: dict[str, list[float]] = {s: [] for s in ("compile", "view", "page template", "JSON",
+    steps: dict[str, list[float]] = {s: [] for s in ("compile (with its reach)", "view", "page template", "JSON",
                                                       "record kept")}
     sizes: list[int] = []
     for warm in (True, False):
         for key in sample:
             t0 = time.perf_counter()
-            answer = compile_one(index, key, git)
+            answer, reach = compile_with_reach(index, CompileInput(**{key.kind: key.identity}), git=git)
             t1 = time.perf_counter()
             page = urls.context_page(key.kind, key.identity)
-            view = renderer.context_view(key, answer, page)
+            view = context_view(kit, key, answer, page)
             t2 = time.perf_counter()
-            html = renderer.render("context.html", page, title=key.identity, **view)
+            html = kit.render("context.html", page, title=key.identity, **view)
             t3 = time.perf_counter()
             data = canonical_json(answer)
             t4 = time.perf_counter()
             AnswerDigest.of(answer)
             zlib.compress(data, 1)
-            incremental._digest(data, answer.fingerprint)
-            incremental._answer_reach(answer)
-            incremental._scope_superset(index, key.uri)
-            incremental._standings_one(key, answer)
+            json_digest(data, answer.fingerprint)
+            excluded_uris(answer)
+            standings_of({key: answer})
             t5 = time.perf_counter()
             if not warm:
                 for step, seconds in zip(steps, (t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4)):

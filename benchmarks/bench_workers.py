@@ -15,8 +15,8 @@ import time
 
 from generator import workers
 from generator.engine.compile import GitInfo
-from generator.serve.incremental import _context_job
-from generator.site.build import SiteInputs, SiteRenderer
+from generator.site.build import SiteInputs, page_kit
+from generator.site.compiled import context_job
 from generator.site.contexts import context_keys
 from generator.workspace import Workspace
 
@@ -29,11 +29,10 @@ BALLAST = 10_000_000
 def main(report) -> None:
     index = Workspace.open(synthetic(os.environ.get("BENCH_WORKERS_SIZE", "large"))).index
     ballast = [{"n": i} for i in range(BALLAST)]  # noqa: F841 - kept alive on purpose
-    renderer = SiteRenderer(SiteInputs(index=index, git=GitInfo(), label="bench"))
+    kit = page_kit(SiteInputs(index=index, git=GitInfo(), label="bench"))
     keys = context_keys(index)
-    renderer.context_of_uri = {k.uri: k for k in keys}
     sample = keys[:: max(1, len(keys) // CONTEXTS)][:CONTEXTS]
-    job = _context_job(renderer, index)
+    job = context_job(kit, GitInfo(), keep_json=True)
     for key in sample[:5]:  # warm the engine's per-index caches
         job(key)
 

@@ -18,7 +18,7 @@ import pytest
 
 from generator.cli import main
 from generator.demo import demo_root
-from generator.site.render import TEMPLATES_DIR
+from generator.site.templating import TEMPLATES_DIR
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -105,7 +105,7 @@ def test_installed_package_builds_the_demo_site_from_another_directory(fresh_ven
     env = _env(PYTHONPATH=_dependency_path())
     where = subprocess.run(
         [str(fresh_venv / "bin" / "python"), "-c",
-         "import generator, generator.demo, generator.site.render as r;"
+         "import generator, generator.demo, generator.site.templating as r;"
          "print(generator.__file__); print(r.TEMPLATES_DIR); print(generator.demo.demo_root())"],
         cwd=workdir, capture_output=True, text=True, env=env, timeout=60)
     assert where.returncode == 0, where.stderr

@@ -10,7 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from generator.jsonio import canonical_json, canonical_plain_json
-from generator.site.build import SiteInputs, SiteRenderer
+from generator.site.build import SiteInputs, page_kit
+from generator.site.pages.search import search_index
 from generator.workspace import Workspace
 
 plain = st.recursive(
@@ -27,8 +28,7 @@ def test_plain_data_is_written_as_canonical_json_writes_it(value):
 
 
 def test_the_search_index_is_plain_data():
-    renderer = SiteRenderer(SiteInputs(index=Workspace.open(None).index))
-    data = renderer.search_index()
+    data = search_index(page_kit(SiteInputs(index=Workspace.open(None).index)))
     assert canonical_plain_json(data) == canonical_json(data)
 
 

@@ -12,7 +12,7 @@ from ..gitinfo import read_git
 from ..outdir import check_out_dir, home_dir
 from ..progress import TerminalProgress
 from ..site.build import Progress, SiteInputs, build_site
-from ..site.render import templates_dir
+from ..site.templating import templates_dir
 from ..workspace import Workspace, resolve_repo
 from ..writer import write_site
 from .common import add_repo_option, limits_from_args, plural

@@ -20,7 +20,7 @@ import sys
 from ..jsonio import canonical_json_text
 from ..query import run_query
 from ..query.crossref import DEFAULT_DEPTH, MAX_DEPTH
-from ..query.render import render_trace
+from ..query.trace_text import render_trace
 from ..query.text import DEFAULT_LIMIT, MAX_LIMIT
 from ..workspace import Workspace
 from .common import add_repo_option, limits_from_args, share_options

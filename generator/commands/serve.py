@@ -17,7 +17,7 @@ from ..serve.incremental import IncrementalBuilder
 from ..serve.server import LOOPBACK_HOSTS, PortInUse
 from ..serve.session import ServeSession, describe_failure
 from ..site.build import Progress
-from ..site.render import templates_dir
+from ..site.templating import templates_dir
 from ..workspace import resolve_repo
 from .common import add_repo_option, limits_from_args
 

@@ -15,7 +15,7 @@ from ..engine.models import CompileInput, ExplainInput
 from ..engine.request import parse_input
 from ..errors import RequestError
 from ..pack import PackFormat, PackInput
-from ..query.api import QUERY_KINDS, parse_int
+from ..query.operations import QUERY_KINDS, parse_int
 from .models import ObjectInput, PolicyInput, QueryExplainInput
 
 __all__ = [
@@ -79,7 +79,7 @@ def _query_text(name: str, value: Any) -> str:
 
 def parse_query_explain(data: Mapping[str, Any], *, text: bool = False) -> QueryExplainInput:
     """Checked in the query engine's order — kind, unknown names, limit, then the kind's own
-    — with its own messages (:func:`generator.query.api.run_query`)."""
+    — with its own messages (:func:`generator.query.operations.run_query`)."""
     params = {name: _query_text(name, value) for name, value in data.items() if value is not None}
     kind = params.get("kind")
     if kind is None or not kind.strip():

@@ -214,7 +214,7 @@ REQUEST_CONSTRAINTS = {
                            "ones the work reaches. Usually over budget: the answer then says "
                            "`over_budget` instead of dropping what it may not drop."},
 }
-#: Longer digit strings are refused by the query engine (``query.api.MAX_DIGITS``).
+#: Longer digit strings are refused by the query engine (``query.operations.MAX_DIGITS``).
 _DIGITS_MAX = 999_999_999
 QUERY_CONSTRAINTS = {
     "value": {**NON_BLANK, "maxLength": MAX_VALUE_CHARS},

@@ -9,7 +9,7 @@ envelope), :mod:`.search_index` (the static search index the browser ranks with)
 
 from __future__ import annotations
 
-from .api import explain_query, run_query
+from .operations import explain_query, run_query
 from .crossref import DEFAULT_DEPTH, MAX_DEPTH, cross_ref_query
 from .models import Hit, Trace, UnresolvedEdge
 from .text import DEFAULT_LIMIT, MAX_LIMIT, text_query

@@ -35,7 +35,7 @@ from typing import Any
 from ..index import Index
 from ..jsonio import canonical_json_text
 from ..model import URI_SCHEME, LayerObject, uri_for
-from .api import MAX_DIGITS
+from .operations import MAX_DIGITS
 from .terms import (
     DROP_EXTRA,
     DROP_SHORT,

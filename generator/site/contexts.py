@@ -3,15 +3,16 @@ each object's standing in every context (pure)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Callable, Iterator
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Mapping, Sequence
 
 from ..engine.compile import GitInfo, compile_context
 from ..engine.models import Budget, CompiledContext, CompileInput, Excluded, ExclusionReason
 from ..index import Index
 
-__all__ = ["ContextKey", "Standing", "AnswerDigest", "context_keys", "compile_all",
-           "compile_one", "standings_of"]
+__all__ = ["ContextKey", "ObjectStanding", "AnswerDigest", "SiteAnswers", "context_keys",
+           "compile_one", "standings_of", "excluded_uris"]
 
 
 @dataclass(frozen=True, order=True, slots=True)
@@ -24,7 +25,10 @@ class ContextKey:
 
 
 @dataclass(frozen=True, slots=True)
-class Standing:
+class ObjectStanding:
+    """One object's standing in one compiled context (its page and JSON list them all);
+    not the engine's :class:`~generator.engine.models.Standing`, the word alone."""
+
     context: ContextKey
     standing: str  # selected | excluded | deduplicated
     word: str  # the tier, the exclusion reason, or the dedup key
@@ -58,32 +62,22 @@ def context_keys(index: Index) -> list[ContextKey]:
     return sorted(keys)
 
 
-def compile_all(index: Index, git: GitInfo, *, on_done: Callable[[], None] | None = None
-                ) -> dict[ContextKey, CompiledContext]:
-    out: dict[ContextKey, CompiledContext] = {}
-    for key in context_keys(index):
-        out[key] = compile_one(index, key, git)
-        if on_done is not None:
-            on_done()
-    return out
-
-
-def standings_of(compiled: dict[ContextKey, CompiledContext]) -> dict[str, list[Standing]]:
+def standings_of(compiled: dict[ContextKey, CompiledContext]) -> dict[str, list[ObjectStanding]]:
     """uri -> its standing in every context that reached it (sorted by context)."""
-    out: dict[str, list[Standing]] = {}
+    out: dict[str, list[ObjectStanding]] = {}
     for key in sorted(compiled):
         answer = compiled[key]
         for e in answer.selected:
-            out.setdefault(e.uri, []).append(Standing(key, "selected", e.tier.value,
+            out.setdefault(e.uri, []).append(ObjectStanding(key, "selected", e.tier.value,
                                                       "required" if e.required else "",
                                                       e.relevance, e.cost_tokens))
         for x in answer.excluded:
-            out.setdefault(x.uri, []).append(Standing(key, "excluded", x.reason.value,
+            out.setdefault(x.uri, []).append(ObjectStanding(key, "excluded", x.reason.value,
                                                       standing_detail(x), x.relevance,
                                                       x.cost_tokens))
         for d in answer.deduplicated:
             for dropped in d.dropped:
-                out.setdefault(dropped, []).append(Standing(key, "deduplicated", d.key,
+                out.setdefault(dropped, []).append(ObjectStanding(key, "deduplicated", d.key,
                                                             f"folded into {d.kept}"))
     return out
 
@@ -99,6 +93,26 @@ def standing_detail(x: Excluded) -> str:
     return BUDGET_STANDING_DETAIL if x.reason is ExclusionReason.budget else x.detail
 
 
-def iter_contexts(compiled: dict[ContextKey, CompiledContext]) -> Iterator[tuple[ContextKey, CompiledContext]]:
-    for key in sorted(compiled):
-        yield key, compiled[key]
+def excluded_uris(answer: CompiledContext) -> list[str]:
+    """The identifiers one answer excludes, unresolved names aside (the dashboard counts
+    them over every context)."""
+    return [x.uri for x in answer.excluded if x.reason.value != "unresolved"]
+
+
+@dataclass(frozen=True)
+class SiteAnswers:
+    """What the pages other than a context's own read of every compiled answer: its
+    digest, the standings inverted from all of them, and the dashboard's exclusion count
+    (no answer itself: a large layer's do not fit in memory together)."""
+
+    digests: Mapping[ContextKey, AnswerDigest]
+    standings: Mapping[str, Sequence[ObjectStanding]] = field(default_factory=dict)
+    excluded_counts: Mapping[str, int] = field(default_factory=Counter)
+    context_of_uri: Mapping[str, ContextKey] = field(default_factory=dict)
+
+    @classmethod
+    def of_keys(cls, keys: Sequence[ContextKey], **values) -> "SiteAnswers":
+        return cls(context_of_uri={k.uri: k for k in keys}, **values)
+
+    def standing_count(self, uri: str) -> int:
+        return len(self.standings.get(uri, ()))

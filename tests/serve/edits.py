@@ -13,7 +13,7 @@ import yaml
 from generator.demo import demo_root
 from generator.engine.compile import GitInfo
 from generator.site.build import SiteInputs, build_site
-from generator.site.render import TEMPLATES_DIR
+from generator.site.templating import TEMPLATES_DIR
 from generator.workspace import Workspace
 from generator.writer import write_site
 

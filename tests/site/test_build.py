@@ -124,7 +124,7 @@ def test_objects_json_laid_out_from_kept_rows_is_the_model_serialised(demo_site)
     those of the model serialised whole, and a kept row is used only for the same object
     with the same derived state."""
     from generator.jsonio import canonical_json
-    from generator.site.api import ObjectsIndex, ObjectSummary
+    from generator.site.records import ObjectsIndex, ObjectSummary
     from generator.site.rowcache import RowCache
     from generator.workspace import Workspace
 

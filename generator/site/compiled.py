@@ -1,0 +1,82 @@
+"""One context compiled and rendered — the job a build runs for every context it
+compiles, in forked worker processes when there are many (:func:`generator.workers.ordered_map`)
+— and the record a build keeps of it: everything but the answer itself (holding every
+answer of a large layer does not fit in memory)."""
+
+from __future__ import annotations
+
+import hashlib
+import time
+import zlib
+from dataclasses import dataclass
+from typing import Callable
+
+from ..engine.compile import GitInfo, compile_with_reach
+from ..engine.models import CompiledContext, CompileInput
+from ..engine.reach import Reach
+from .contexts import AnswerDigest, ContextKey, ObjectStanding, excluded_uris, standings_of
+from .pages.context import context_files
+from .pages.kit import PageKit
+
+__all__ = ["ContextRecord", "context_job", "answer_of", "json_digest"]
+
+
+@dataclass(frozen=True)
+class ContextRecord:
+    """What a build keeps of one compiled context."""
+
+    #: The context's files (its JSON first), made with the answer; dropped once written.
+    files: list[tuple[str, bytes]]
+    #: The answer's budget and entry counts, all the overview reads of it.
+    counts: AnswerDigest
+    #: uri -> its standings in this context.
+    standings: dict[str, tuple[ObjectStanding, ...]]
+    #: What it adds to the dashboard's "most excluded" count.
+    excluded: tuple[str, ...]
+    #: What the answer depended on, as the engine declared it.
+    reach: Reach
+    #: Digest of the answer's JSON without its fingerprint: "did the answer change".
+    digest: bytes
+    #: The answer's JSON, compressed (read back to render its page again); kept by serve.
+    blob: bytes | None
+    #: Seconds spent compiling and rendering it.
+    seconds: float
+
+    def kept(self) -> "ContextRecord":
+        """The record without its files (once they are written)."""
+        return ContextRecord([], self.counts, self.standings, self.excluded, self.reach,
+                             self.digest, self.blob, self.seconds)
+
+
+def json_digest(data: bytes, fingerprint: str) -> bytes:
+    return hashlib.blake2b(data.replace(fingerprint.encode("utf-8"), b""), digest_size=16).digest()
+
+
+def answer_of(record: ContextRecord, fingerprint: str) -> CompiledContext:
+    """The answer a record was made from, under the current fingerprint (its other values
+    are unchanged: the context was not affected since)."""
+    assert record.blob is not None, "the record keeps no JSON"
+    answer = CompiledContext.model_validate_json(zlib.decompress(record.blob))
+    if answer.fingerprint != fingerprint:
+        answer = answer.model_copy(update={"fingerprint": fingerprint})
+    return answer
+
+
+def context_job(kit: PageKit, git: GitInfo, *, keep_json: bool) -> Callable[[ContextKey], ContextRecord]:
+    """The job of the worker map: compile one context, render its files, and reduce the
+    answer to its record (``keep_json``: with the JSON compressed, for serve)."""
+
+    def job(key: ContextKey) -> ContextRecord:
+        t0 = time.perf_counter()
+        answer, reach = compile_with_reach(kit.index, CompileInput(**{key.kind: key.identity}), git=git)
+        files = context_files(kit, key, answer)
+        seconds = time.perf_counter() - t0
+        json_bytes = files[0][1]
+        return ContextRecord(
+            files=files, counts=AnswerDigest.of(answer),
+            standings={uri: tuple(rows) for uri, rows in standings_of({key: answer}).items()},
+            excluded=tuple(excluded_uris(answer)), reach=reach,
+            digest=json_digest(json_bytes, answer.fingerprint),
+            blob=zlib.compress(json_bytes, 1) if keep_json else None, seconds=seconds)
+
+    return job

@@ -1,0 +1,127 @@
+"""Every object's standing in every context, inverted from the answers and kept between
+builds: uri -> context -> that object's standings there. A rebuild replaces the rows of
+the answers that changed and says which objects' standings moved."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Iterable, Mapping, Sequence
+
+from .contexts import ContextKey, ObjectStanding
+
+__all__ = ["StandingTable", "Rows", "StandingsView"]
+
+PerContext = dict[ContextKey, tuple[ObjectStanding, ...]]
+
+
+class Rows(Sequence):
+    """One object's standings in every context, sorted by context when first read (its
+    length is known without sorting)."""
+
+    def __init__(self, per: PerContext, n: int | None = None) -> None:
+        self.per = per
+        self.n = n
+        self._rows: list[ObjectStanding] | None = None
+
+    def _all(self) -> list[ObjectStanding]:
+        if self._rows is None:
+            self._rows = [s for key in sorted(self.per) for s in self.per[key]]
+        return self._rows
+
+    def __len__(self) -> int:
+        if self.n is None:
+            self.n = count(self.per)
+        return self.n
+
+    def __getitem__(self, i):
+        return self._all()[i]
+
+    def __iter__(self):
+        return iter(self._all())
+
+
+def count(per: PerContext) -> int:
+    return sum(len(rows) for rows in per.values())
+
+
+class StandingsView(Mapping):
+    """uri -> its rows sorted by context (what the pages read), made on demand."""
+
+    def __init__(self, by_uri: dict[str, PerContext], counts: dict[str, int]) -> None:
+        self.by_uri = by_uri
+        self.counts = counts
+
+    def __getitem__(self, uri: str) -> Rows:
+        return Rows(self.by_uri[uri], self.counts.get(uri))
+
+    def __iter__(self):
+        return iter(self.by_uri)
+
+    def __len__(self) -> int:
+        return len(self.by_uri)
+
+
+class StandingTable:
+    """The inverted answers, with each object's row count and the dashboard's count of
+    how many contexts exclude each identifier. Immutable once built: :meth:`updated`
+    returns a new table sharing what did not change."""
+
+    def __init__(self, by_uri: dict[str, PerContext] | None = None,
+                 counts: dict[str, int] | None = None, excluded: Counter | None = None) -> None:
+        self.by_uri = by_uri if by_uri is not None else {}
+        self.counts = counts if counts is not None else {}
+        self.excluded = excluded if excluded is not None else Counter()
+
+    def add(self, key: ContextKey, standings: Mapping[str, tuple[ObjectStanding, ...]],
+            excluded: Iterable[str]) -> None:
+        """One more context's rows (a first build, in context order)."""
+        for uri, rows in standings.items():
+            self.by_uri.setdefault(uri, {})[key] = rows
+        self.excluded.update(excluded)
+
+    def finish(self) -> "StandingTable":
+        self.counts = {uri: count(per) for uri, per in self.by_uri.items()}
+        return self
+
+    def view(self) -> StandingsView:
+        return StandingsView(self.by_uri, self.counts)
+
+    def updated(self, changes: Iterable[tuple[ContextKey, Iterable[str], Iterable[str],
+                                              Mapping[str, tuple[ObjectStanding, ...]],
+                                              Iterable[str]]]) -> tuple["StandingTable", set[str]]:
+        """The table after each ``(context, uris it named before, its excluded before,
+        its standings now, its excluded now)`` (empty for a context that went), and the
+        objects whose standings changed."""
+        by_uri = dict(self.by_uri)
+        excluded = Counter(self.excluded)
+        moved: set[str] = set()
+        for key, named_before, excluded_before, after, excluded_after in changes:
+            before = {}
+            for uri in named_before:
+                rows = self.by_uri.get(uri, {}).get(key)
+                if rows is not None:
+                    before[uri] = rows
+            excluded.subtract(excluded_before)
+            excluded.update(excluded_after)
+            for uri in before.keys() | after.keys():
+                if before.get(uri) == after.get(uri):
+                    continue
+                moved.add(uri)
+                per = dict(by_uri.get(uri, {}))
+                if uri in after:
+                    per[key] = after[uri]
+                else:
+                    per.pop(key, None)
+                if per:
+                    by_uri[uri] = per
+                else:
+                    by_uri.pop(uri, None)
+        for uri in [u for u, n in excluded.items() if n <= 0]:
+            del excluded[uri]
+        counts = dict(self.counts)
+        for uri in moved:
+            if uri in by_uri:
+                counts[uri] = count(by_uri[uri])
+            else:
+                counts.pop(uri, None)
+        return StandingTable(by_uri, counts, excluded), moved
