@@ -15,7 +15,7 @@ import statistics
 import time
 
 from generator.engine import EngineCache, ExplainInput, compile_context, parse_input
-from generator.engine.prepared import prepared
+from generator.engine.prepared import forget_prepared, prepared
 from generator.index import build_index
 from generator.layer.loader import load_layer
 from generator.layer.reader import read_source_tree
@@ -51,7 +51,7 @@ def _counts(report, label: str, name: str, values: list[int]) -> None:
 def _measure(index, seeds, report, label: str, rounds: int, explains: int) -> None:
     # the first compile builds the structures derived once per index (adjacency, contracts,
     # sessions by file, intent haystacks); measured apart from the per-context times
-    index.__dict__.pop("_engine_prepared", None)
+    forget_prepared(index)
     t0 = time.perf_counter()
     prepared(index)
     report(f"{label}: derive per-index structures (once)", (time.perf_counter() - t0) * 1e3,

@@ -23,7 +23,8 @@ from typing import Callable, Iterable, Iterator, TypeVar
 
 from .errors import InputError
 
-__all__ = ["worker_count", "ordered_map", "WARMUP_SECONDS", "POOL_WORTH_SECONDS"]
+__all__ = ["worker_count", "ordered_map", "WARMUP_SECONDS", "POOL_WORTH_SECONDS",
+           "heap_before_build", "heap_after_build", "UNFREEZE_EVERY"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -36,6 +37,11 @@ POOL_WORTH_SECONDS = 1.0
 #: Items handed to a worker at a time: large enough to amortise the pipe, small enough
 #: that both workers stay busy to the end.
 CHUNK = 4
+
+#: Every this many builds the frozen heap is handed back to the collector, which then
+#: frees any reference cycles the builds in between left behind (the rest is freed as
+#: soon as it is dropped, frozen or not).
+UNFREEZE_EVERY = 32
 
 # The function the forked workers run; set just before the fork, so it need not pickle.
 _JOB: Callable | None = None
@@ -85,6 +91,22 @@ def ordered_map(job: Callable[[T], R], items: Iterable[T], *,
     finally:
         if owned:
             gc.unfreeze()
+
+
+# -- the frozen heap: gc.freeze is handled here and nowhere else ------------------------
+
+def heap_before_build(builds: int, full: bool) -> None:
+    """Before a build of a long-lived process (serve): let the collector see (and free)
+    what earlier builds left, on a full build and every :data:`UNFREEZE_EVERY` builds."""
+    if full or builds % UNFREEZE_EVERY == 0:
+        gc.unfreeze()
+
+
+def heap_after_build() -> None:
+    """After a build: the state it leaves lives until the next edit, and most of it far
+    longer; frozen, the collector stops walking it at every allocation burst (on a large
+    layer that walk took longer than the rebuild's own work)."""
+    gc.freeze()
 
 
 def _map(job: Callable[[T], R], items: list[T], n: int) -> Iterator[R]:

@@ -6,15 +6,17 @@ from __future__ import annotations
 
 import bisect
 import posixpath
+import weakref
 from dataclasses import dataclass, field
 
 from .. import fields
 from ..index import Index
 from ..model import LayerObject
 from ..paths import is_within
+from .lru import LRU
 from .policy import EDGE_RULES, STALE_STATUSES
 
-__all__ = ["Step", "Contract", "Prepared", "prepared"]
+__all__ = ["Step", "Contract", "Prepared", "prepared", "forget_prepared"]
 
 
 @dataclass(frozen=True)
@@ -107,12 +109,29 @@ def _build(index: Index) -> Prepared:
     return prep
 
 
+#: index id -> (a weak reference to the index, its structures). Held by the engine, not
+#: stashed on the index; an entry goes when its index does (or when more than a few
+#: indexes are alive: a server keeps the last good one while the next is built).
+_PREPARED: LRU[tuple[weakref.ref, Prepared]] = LRU(4)
+
+
+def _derive(index: Index) -> tuple[weakref.ref, Prepared]:
+    weakref.finalize(index, _PREPARED.discard, id(index))
+    return weakref.ref(index), _build(index)
+
+
 def prepared(index: Index) -> Prepared:
-    cached = index.__dict__.get("_engine_prepared")
-    if cached is None:
-        cached = _build(index)
-        index.__dict__["_engine_prepared"] = cached
-    return cached
+    """The structures of ``index``, derived on first use."""
+    ref, prep = _PREPARED.get_or_compute(id(index), lambda: _derive(index))
+    if ref() is not index:  # another index lived at this address once
+        ref, prep = _derive(index)
+        _PREPARED.put(id(index), (ref, prep))
+    return prep
+
+
+def forget_prepared(index: Index) -> None:
+    """Drop the structures of ``index`` (a benchmark measures deriving them)."""
+    _PREPARED.discard(id(index))
 
 
 def is_stale(obj: LayerObject) -> bool:

@@ -5,12 +5,12 @@ what changed.
 
 A rebuild is a sequence of stages, each in its own module:
 
-``read``     only the changed paths, or the whole tree (:mod:`generator.build.sources`);
+``read``     only the changed paths, or the whole tree (:mod:`generator.rebuild.sources`);
 ``load``     only the changed files, then the layer assembled; the index rebuilt;
-``diff``     the objects added, removed or changed (:mod:`generator.build.diff`);
+``diff``     the objects added, removed or changed (:mod:`generator.rebuild.diff`);
 ``compile``  the contexts whose answer the edit can reach — the engine declares what
              each answer depended on (:mod:`generator.engine.reach`), inverted in
-             :mod:`generator.build.reach_index` — and every new context;
+             :mod:`generator.rebuild.reach_index` — and every new context;
 ``run``      the units (:mod:`generator.site.units`) that read a key the edit changed;
 ``write``    only files whose bytes changed; files no longer produced are deleted; the
              layer fingerprint is patched in place in every other compiled-context JSON.
@@ -23,14 +23,13 @@ edits; ``tests/engine/test_reach.py`` the engine's declared reach.
 
 from __future__ import annotations
 
-import gc
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Mapping
 
-from ..build.diff import changed_objects, diagnostic_key
-from ..build.sources import Sources, load_all, load_changes, read_all, read_changes
+from ..rebuild.diff import changed_objects, diagnostic_key
+from ..rebuild.sources import Sources, load_all, load_changes, read_all, read_changes
 from ..engine.compile import GitInfo
 from ..engine.reach import touch_of
 from ..index import Index, build_index
@@ -44,6 +43,7 @@ from ..site.pages.kit import PageKit
 from ..site.pipeline import Edit, SiteBuild, SiteState
 from ..site.rowcache import RowCache
 from ..site.templating import TEMPLATES_DIR, make_environment
+from ..workers import heap_after_build, heap_before_build
 from .output import OutputTree
 
 __all__ = ["IncrementalBuilder", "BuildReport", "Snapshot", "LoadGuard"]
@@ -53,12 +53,6 @@ __all__ = ["IncrementalBuilder", "BuildReport", "Snapshot", "LoadGuard"]
 #: new_loads, new_problems)`` (before and after the edit). Raising refuses the edit as any
 #: failed rebuild: the last good site and state stay, the paths stay pending.
 LoadGuard = Callable[[set, LayerSetup, Mapping, list, LayerSetup, Mapping, list], None]
-
-#: Every this many builds the frozen heap is handed back to the collector, which then
-#: frees any reference cycles the builds in between left behind (the rest is freed as
-#: soon as it is dropped, frozen or not).
-UNFREEZE_EVERY = 32
-
 
 @dataclass(frozen=True)
 class Snapshot:
@@ -170,13 +164,9 @@ class IncrementalBuilder:
         if not self.out.is_dir():
             self._dirty = True  # the output went away: write it all again
         first = self.state is None or self._dirty
-        if first or self.builds % UNFREEZE_EVERY == 0:
-            gc.unfreeze()  # let the collector see (and free) what earlier builds left
+        heap_before_build(self.builds, first)
         report = self._build(started, first)
-        # The state a build leaves lives until the next edit, and most of it far longer:
-        # frozen, the collector stops walking it at every allocation burst (on a large
-        # layer that walk took longer than the rebuild's own work).
-        gc.freeze()
+        heap_after_build()
         self._pending_paths.clear()
         self._pending_templates.clear()
         self._pending_full_read = False
@@ -185,7 +175,37 @@ class IncrementalBuilder:
     def _build(self, started: float, first: bool) -> BuildReport:
         t: dict[str, float] = {}
         old = None if first else self.state
-        # -- read --
+        loaded = self._read_and_load(old, t)
+        if loaded is None:
+            return BuildReport(build=self.builds, mode="unchanged",
+                               seconds=time.perf_counter() - started, timings=t)
+        sources, index, changed_paths, git = loaded
+        edit = None if old is None else self._diff(old, index)
+        kit = PageKit(index=index, env=self.env, md=self.md, label=self.label, rows=self.rows)
+        build = SiteBuild(kit, git, self.templates, self.base_url,
+                          previous=None if old is None else old.site, edit=edit, keep=True,
+                          written=lambda rel: rel in self.output.digests,
+                          on_stage=self.progress.stage, on_step=self.progress.step)
+        stats = self._write(build, index, first, t)
+        t.update(build.timings)
+        if edit is not None and edit.removed:
+            self.rows.keep_only(index.objects)
+        assert build.state is not None
+        self.state = BuildState(sources, build.state)
+        self._dirty = False
+        self.builds += 1
+        self.snapshot = Snapshot(index, git, self.builds)
+        return BuildReport(
+            build=self.builds, mode="full" if first else "incremental",
+            seconds=time.perf_counter() - started, changed_paths=sorted(changed_paths),
+            objects_changed=len(edit.changed) if edit else 0, contexts_compiled=build.compiled,
+            contexts_changed=build.answers_changed if edit else 0,
+            objects_rendered=build.objects_made, written=stats.written, deleted=stats.deleted,
+            patched=stats.patched, timings=t)
+
+    def _read_and_load(self, old: BuildState | None, t: dict[str, float]
+                       ) -> tuple[Sources, Index, set[str], GitInfo] | None:
+        """The sources and the index after the pending changes; None when nothing changed."""
         mark = time.perf_counter()
         if old is None:
             files, problems = read_all(self.root, self.exclude, self.limits)
@@ -196,17 +216,14 @@ class IncrementalBuilder:
                 exclude=self.exclude, limits=self.limits)
         t["read"] = time.perf_counter() - mark
         git = self.read_git()
-        if first or self._pending_templates:
+        if old is None or self._pending_templates:
             self.env = make_environment(self.templates)
             self.rows = RowCache()  # rows rendered by the old templates
-        if old is not None:
-            problems_changed = (sorted(problems, key=diagnostic_key)
-                                != sorted(old.sources.problems, key=diagnostic_key))
-            if (not changed_paths and not problems_changed and git == old.site.git
-                    and not self._pending_templates):
-                return BuildReport(build=self.builds, mode="unchanged",
-                                   seconds=time.perf_counter() - started, timings=t)
-        # -- load and index --
+        problems_changed = old is not None and (
+            sorted(problems, key=diagnostic_key) != sorted(old.sources.problems, key=diagnostic_key))
+        if (old is not None and not changed_paths and not problems_changed and git == old.site.git
+                and not self._pending_templates):
+            return None
         mark = time.perf_counter()
         if old is None:
             self.parse_cache = {}
@@ -225,49 +242,28 @@ class IncrementalBuilder:
         else:
             sources, index = old.sources, old.site.index
         t["load+index"] = time.perf_counter() - mark
-        # -- diff --
-        edit = None
-        if old is not None:
-            changed, added, removed = changed_objects(old.site.index, index)
-            touches = [touch_of(obj) for uri in changed
-                       for obj in (old.site.index.objects.get(uri), index.objects.get(uri)) if obj is not None]
-            edit = Edit(changed, added, removed, touches, frozenset(self._pending_templates))
-        # -- compile and run the units, write --
-        kit = PageKit(index=index, env=self.env, md=self.md, label=self.label, rows=self.rows)
-        build = SiteBuild(kit, git, self.templates, self.base_url,
-                          previous=None if old is None else old.site, edit=edit, keep=True,
-                          written=lambda rel: rel in self.output.digests,
-                          on_stage=self.progress.stage, on_step=self.progress.step)
+        return sources, index, changed_paths, git
+
+    def _diff(self, old: BuildState, index: Index) -> Edit:
+        changed, added, removed = changed_objects(old.site.index, index)
+        touches = [touch_of(obj) for uri in changed
+                   for obj in (old.site.index.objects.get(uri), index.objects.get(uri)) if obj is not None]
+        return Edit(changed, added, removed, touches, frozenset(self._pending_templates))
+
+    def _write(self, build: SiteBuild, index: Index, first: bool, t: dict[str, float]):
         mark = time.perf_counter()
-        if old is None:  # streamed to the writer, which swaps the whole tree in at the end
+        if first:  # streamed to the writer, which swaps the whole tree in at the end
             fingerprinted = {urls.context_json(k.kind, k.identity) for k in context_keys(index)}
             stats = self.output.write_all(build.files(), index.fingerprint, fingerprinted)
             t["compile+run+write"] = time.perf_counter() - mark
-        else:  # every file made first (a failure leaves the site alone), then written
-            made = dict(build.files())
-            t["compile+run"] = time.perf_counter() - mark
-            mark = time.perf_counter()
-            try:
-                stats = self.output.update(made, build.kept_files, index.fingerprint)
-            except BaseException:
-                self._dirty = True  # the disk may be half-written: next time, build in full
-                raise
-            t["write"] = time.perf_counter() - mark
-        t.update(build.timings)
-        if edit is not None and edit.removed:
-            self.rows.keep_only(index.objects)
-        assert build.state is not None
-        self.state = BuildState(sources, build.state)
-        self._dirty = False
-        self.builds += 1
-        self.snapshot = Snapshot(index, git, self.builds)
-        if old is None:
-            return BuildReport(build=self.builds, mode="full", seconds=time.perf_counter() - started,
-                               contexts_compiled=build.compiled, objects_rendered=build.objects_made,
-                               written=stats.written, timings=t)
-        return BuildReport(
-            build=self.builds, mode="incremental", seconds=time.perf_counter() - started,
-            changed_paths=sorted(changed_paths), objects_changed=len(edit.changed),
-            contexts_compiled=build.compiled, contexts_changed=build.answers_changed,
-            objects_rendered=build.objects_made, written=stats.written, deleted=stats.deleted,
-            patched=stats.patched, timings=t)
+            return stats
+        made = dict(build.files())  # every file made first: a failure leaves the site alone
+        t["compile+run"] = time.perf_counter() - mark
+        mark = time.perf_counter()
+        try:
+            stats = self.output.update(made, build.kept_files, index.fingerprint)
+        except BaseException:
+            self._dirty = True  # the disk may be half-written: next time, build in full
+            raise
+        t["write"] = time.perf_counter() - mark
+        return stats

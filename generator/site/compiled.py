@@ -64,7 +64,8 @@ def answer_of(record: ContextRecord, fingerprint: str) -> CompiledContext:
 
 def context_job(kit: PageKit, git: GitInfo, *, keep_json: bool) -> Callable[[ContextKey], ContextRecord]:
     """The job of the worker map: compile one context, render its files, and reduce the
-    answer to its record (``keep_json``: with the JSON compressed, for serve)."""
+    answer to its record (``keep_json``: with the JSON's digest and the JSON compressed,
+    which a rebuild compares and reads back; a one-off build needs neither)."""
 
     def job(key: ContextKey) -> ContextRecord:
         t0 = time.perf_counter()
@@ -76,7 +77,7 @@ def context_job(kit: PageKit, git: GitInfo, *, keep_json: bool) -> Callable[[Con
             files=files, counts=AnswerDigest.of(answer),
             standings={uri: tuple(rows) for uri, rows in standings_of({key: answer}).items()},
             excluded=tuple(excluded_uris(answer)), reach=reach,
-            digest=json_digest(json_bytes, answer.fingerprint),
+            digest=json_digest(json_bytes, answer.fingerprint) if keep_json else b"",
             blob=zlib.compress(json_bytes, 1) if keep_json else None, seconds=seconds)
 
     return job

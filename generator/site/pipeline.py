@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator
 
-from ..build.diff import group_diagnostics, within
-from ..build.reach_index import ReachIndex
+from ..rebuild.diff import group_diagnostics, within
+from ..rebuild.reach_index import ReachIndex
 from ..diagnostics import Diagnostic
 from ..engine.compile import GitInfo
 from ..engine.reach import Touch
@@ -41,7 +41,7 @@ from .units import (
     context_unit,
     diagnostics_key,
     kind_key,
-    object_unit,
+    object_key,
     overview_unit,
     path_key,
     reading,
@@ -253,7 +253,7 @@ class SiteBuild:
         # an object's page shows its cross-reference walk: every object within the walk's
         # depth of a changed one (before or after the edit) shows something new
         near = within(old.index, edit.changed, XREF_DEPTH) | within(index, edit.changed, XREF_DEPTH)
-        keys.update(Key("object", uri) for uri in near)
+        keys.update(object_key(uri) for uri in near)
         keys.update(standings_key(uri) for uri in moved)
         diags = group_diagnostics(index.diagnostics)
         keys.update(diagnostics_key(p) for p in diags.keys() | old.diags_by_path.keys()

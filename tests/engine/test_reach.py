@@ -11,7 +11,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from generator.build.diff import changed_objects
+from generator.rebuild.diff import changed_objects
 from generator.engine.compile import GitInfo, compile_context, compile_with_reach
 from generator.engine.models import CompileInput
 from generator.engine.reach import reaches, touch_of
