@@ -34,7 +34,7 @@ from .numbers import BYTES_PER_TOKEN, fmt_count, fmt_number, fmt_tokens, round3,
 from .order import natural_key
 from .policy import EDGE_RULES, placement
 from .prepared import is_blocking_rule, is_stale
-from .refits import _budget_to_include, _Refits  # noqa: F401 - _budget_to_include: the tests' reference
+from .refits import _Refits
 from .request import ResolvedRequest
 from .select import Candidate, Selection
 

@@ -23,6 +23,7 @@ from ..layer.loader import (
 )
 from ..layer.limits import DEFAULT_LIMITS, Limits
 from ..layer.reader import read_paths, read_source_tree
+from ..paths import is_within
 
 __all__ = ["Sources", "read_all", "read_changes", "load_all", "load_changes"]
 
@@ -54,8 +55,7 @@ def read_changes(root: Path, old: Sources, paths: Iterable[str], *, full_read: b
     paths.discard("")
     if not full_read and not paths:
         return old.files, old.problems, set()
-    gone_dirs = [p for p in paths if p not in old.files
-                 and any(k.startswith(p + "/") for k in old.files)]
+    gone_dirs = [p for p in paths if p not in old.files and any(is_within(k, p) for k in old.files)]
     result = None
     if not full_read and not gone_dirs:  # None: the reader needs the whole tree read
         result = read_paths(root, paths, manifest=old.setup.manifest, classes=old.setup.classes,

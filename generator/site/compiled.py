@@ -43,9 +43,10 @@ class ContextRecord:
     seconds: float
 
     def kept(self) -> "ContextRecord":
-        """The record without its files (once they are written)."""
-        return ContextRecord([], self.counts, self.standings, self.excluded, self.reach,
-                             self.digest, self.blob, self.seconds)
+        """What a build keeps between builds: neither the files (written) nor the
+        standings (the build's standing table holds them, by object)."""
+        return ContextRecord([], self.counts, {}, self.excluded, self.reach, self.digest,
+                             self.blob, self.seconds)
 
 
 def json_digest(data: bytes, fingerprint: str) -> bytes:

@@ -20,7 +20,8 @@ from ..rebuild.reach_index import ReachIndex
 from ..diagnostics import Diagnostic
 from ..engine.compile import GitInfo
 from ..engine.reach import Touch
-from ..index import Index, normalise_path
+from ..index import Index
+from ..paths import normalise_path
 from ..query.crossref import DEFAULT_DEPTH as XREF_DEPTH
 from ..workers import ordered_map
 from . import urls
@@ -33,6 +34,8 @@ from .pages.kit import PageKit
 from .pages.object import object_files
 from .standing_table import StandingTable
 from .units import (
+    CONTEXT_TEMPLATE,
+    OBJECT_TEMPLATE,
     LAYER,
     OBJECTS,
     PAGES,
@@ -46,6 +49,7 @@ from .units import (
     path_key,
     reading,
     standings_key,
+    template_key,
     template_keys,
 )
 
@@ -195,7 +199,9 @@ class SiteBuild:
 
     def _remade_contexts(self, run: "_Run") -> Iterator[tuple[str, bytes]]:
         """The pages of the other contexts, when a template they read changed."""
-        if run.changed_keys is None:
+        # a context not compiled again has the same answer: only its template can have
+        # changed (no units to look over on the usual edit; a large layer has 10,000)
+        if run.changed_keys is None or template_key(CONTEXT_TEMPLATE) not in run.changed_keys:
             return
         compiled = set(run.to_compile)
         units = [context_unit(k, lambda k=k: self._remake(k, run.contexts[k]))
@@ -273,7 +279,7 @@ class SiteBuild:
         """The objects whose unit reads a changed key (:func:`.units.object_unit`'s reads,
         looked up rather than scanned: a large layer has 30,000 objects)."""
         index = self.kit.index
-        if Key("template", "object.html") in changed:
+        if template_key(OBJECT_TEMPLATE) in changed:
             return sorted(index.objects)
         found: set[str] = set()
         for key in changed:

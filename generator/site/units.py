@@ -29,7 +29,8 @@ from .overview import OVERVIEW_TEMPLATES, OverviewFile
 
 __all__ = ["Key", "Unit", "LAYER", "OBJECTS", "PAGES", "ANY_TEMPLATE", "answer_key", "object_key",
            "standings_key", "diagnostics_key", "path_key", "kind_key", "template_key",
-           "template_keys", "context_unit", "object_unit", "overview_unit", "reading"]
+           "template_keys", "context_unit", "object_unit", "overview_unit", "reading",
+           "CONTEXT_TEMPLATE", "OBJECT_TEMPLATE"]
 
 
 @dataclass(frozen=True, slots=True, order=True)

@@ -8,14 +8,14 @@ from hypothesis import strategies as st
 
 import pytest
 
-import generator.engine.budget as budget_module
-from generator.engine.budget import _budget_to_include, _Refits
+import generator.engine.refits as refits_module
+from generator.engine.refits import _budget_to_include, _Refits
 
 
 @pytest.fixture(autouse=True)
 def unlimited_searches(monkeypatch):
     """Equality with the reference holds within the per-answer search allowance."""
-    monkeypatch.setattr(budget_module, "MAX_REFIT_SEARCHES", 10**9)
+    monkeypatch.setattr(refits_module, "MAX_REFIT_SEARCHES", 10**9)
 
 
 def _refused(costs: list[int], required: list[bool], limit: int) -> list[tuple[int, int, int]]:
@@ -77,7 +77,7 @@ def _first_fit_keeps(costs, required, i, budget):
 @settings(max_examples=200, deadline=None)
 @given(ENTRIES, st.integers(0, 3000))
 def test_past_the_allowance_the_budget_named_still_brings_it_in(entries, limit):
-    budget_module.MAX_REFIT_SEARCHES = 2
+    refits_module.MAX_REFIT_SEARCHES = 2
     costs = [c for c, _ in entries]
     required = [r for _, r in entries]
     refits = None
