@@ -105,6 +105,14 @@ class BuildState:
     def setup(self):
         return self.sources.setup
 
+    @property
+    def layer(self):
+        return self.sources.layer
+
+    @property
+    def index(self) -> Index:
+        return self.site.index
+
 
 class IncrementalBuilder:
     """Builds the site once in full, then after each edit only what the edit affects.
