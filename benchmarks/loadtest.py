@@ -396,7 +396,7 @@ def _engine_answer(repo: Path, out: Path, path: str) -> bytes:
     from generator.gitinfo import read_git
     from generator.jsonio import canonical_json
     from generator.query import explain_query
-    from generator.serve.api import request_fields
+    from generator.serve.live_api import request_fields
     from generator.workspace import Workspace
 
     parts = urlsplit(path)

@@ -30,7 +30,7 @@ from typing import Any, Callable
 from ..diagnostics import Diagnostic
 from ..errors import DevContextError, InputError, LayerError
 from ..layer.discovery import MANIFEST_PATH
-from .api import API_ROUTES, LiveApi
+from .live_api import API_ROUTES, LiveApi
 from .incremental import BuildReport, IncrementalBuilder
 from .livereload import BuildStatus, EventHub
 from .server import DevServer
