@@ -11,7 +11,7 @@ import zlib
 from dataclasses import dataclass
 from typing import Callable
 
-from ..engine.compile import GitInfo, compile_with_reach
+from ..engine.compile import GitInfo, compile_context, compile_with_reach
 from ..engine.models import CompiledContext, CompileInput
 from ..engine.reach import Reach
 from .contexts import AnswerDigest, ContextKey, ObjectStanding, excluded_uris, standings_of
@@ -33,8 +33,8 @@ class ContextRecord:
     standings: dict[str, tuple[ObjectStanding, ...]]
     #: What it adds to the dashboard's "most excluded" count.
     excluded: tuple[str, ...]
-    #: What the answer depended on, as the engine declared it.
-    reach: Reach
+    #: What the answer depended on, as the engine declared it (kept by serve only).
+    reach: Reach | None
     #: Digest of the answer's JSON without its fingerprint: "did the answer change".
     digest: bytes
     #: The answer's JSON, compressed (read back to render its page again); kept by serve.
@@ -65,12 +65,17 @@ def answer_of(record: ContextRecord, fingerprint: str) -> CompiledContext:
 
 def context_job(kit: PageKit, git: GitInfo, *, keep_json: bool) -> Callable[[ContextKey], ContextRecord]:
     """The job of the worker map: compile one context, render its files, and reduce the
-    answer to its record (``keep_json``: with the JSON's digest and the JSON compressed,
-    which a rebuild compares and reads back; a one-off build needs neither)."""
+    answer to its record (``keep_json``: with the answer's reach, the JSON's digest and the
+    JSON compressed, which a rebuild plans with, compares and reads back; a one-off build
+    needs none of them)."""
 
     def job(key: ContextKey) -> ContextRecord:
         t0 = time.perf_counter()
-        answer, reach = compile_with_reach(kit.index, CompileInput(**{key.kind: key.identity}), git=git)
+        request = CompileInput(**{key.kind: key.identity})
+        if keep_json:
+            answer, reach = compile_with_reach(kit.index, request, git=git)
+        else:  # a one-off build plans no rebuild: no reach to compute or send back
+            answer, reach = compile_context(kit.index, request, git=git), None
         files = context_files(kit, key, answer)
         seconds = time.perf_counter() - t0
         json_bytes = files[0][1]
