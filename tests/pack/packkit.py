@@ -16,7 +16,7 @@ from generator.engine.numbers import tokens_for
 from generator.pack import Pack, PackFormat, build_pack
 from generator.pack.assemble import decode_text
 from generator.pack.render import XML_UNREPRESENTABLE, fence_for
-from generator.site.api import SCHEMAS, schema_of
+from generator.site.records import SCHEMAS, schema_of
 
 #: The overhead a pack may add to its entries' own text: a header, and per entry a heading
 #: and its fence or tags (JSON also escapes every newline and quote of the text).
