@@ -68,7 +68,7 @@ def _direct(op: Operation, index, files, arguments: dict, cold: bool) -> list[fl
 
 def _live_server(index, git: GitInfo, out: Path):
     """The live server as ``devcontext serve`` runs it: its API over the last good build."""
-    from generator.serve.api import API_ROUTES, LiveApi
+    from generator.serve.live_api import API_ROUTES, LiveApi
     from generator.serve.incremental import Snapshot
     from generator.serve.server import DevServer
 
@@ -80,7 +80,7 @@ def _live_server(index, git: GitInfo, out: Path):
 
 
 def _served_routes() -> tuple[str, ...]:
-    from generator.serve.api import API_ROUTES
+    from generator.serve.live_api import API_ROUTES
 
     return API_ROUTES
 

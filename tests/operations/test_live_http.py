@@ -12,7 +12,7 @@ from generator.jsonio import canonical_json
 from generator.operations import OPERATIONS, Runner
 from generator.operations.http import REGISTRY_ROUTES, openapi_bytes
 from generator.operations.openapi import OPENAPI_ROUTE
-from generator.serve.api import API_ROUTES
+from generator.serve.live_api import API_ROUTES
 
 HTTP_OPERATIONS = [op for op in OPERATIONS if op.exposure.http_route is not None]
 BAD = {
