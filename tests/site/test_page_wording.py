@@ -10,7 +10,7 @@ import re
 import pytest
 from sitekit import build
 
-from generator.site.render import inline_code, make_environment
+from generator.site.templating import inline_code, make_environment
 
 
 @pytest.mark.parametrize(("text", "html"), [
