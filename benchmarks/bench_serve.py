@@ -83,7 +83,8 @@ def _edit(path: Path, i: int) -> None:
 def _full_build(root: Path, out: Path) -> tuple[float, int]:
     t0 = time.perf_counter()
     ws = Workspace.open(root, exclude=[out])
-    stats = write_site(build_site(SiteInputs(index=ws.index, git=GitInfo(), label=root.name)), out)
+    stats = write_site(build_site(SiteInputs(index=ws.index, git=GitInfo(), label=root.name,
+                                                  files=ws.tree.files)), out)
     return time.perf_counter() - t0, stats.files
 
 

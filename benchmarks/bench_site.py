@@ -31,7 +31,7 @@ def _build(root: Path, label: str, report) -> None:
     t1 = time.perf_counter()
     out = Path(tempfile.mkdtemp(prefix="bench-site-")) / "site"
     try:
-        stats = write_site(build_site(SiteInputs(index=ws.index, git=GitInfo(), label=label),
+        stats = write_site(build_site(SiteInputs(index=ws.index, git=GitInfo(), label=label, files=ws.tree.files),
                                       Progress(stage=stage)), out)
         t2 = time.perf_counter()
         if current["name"]:

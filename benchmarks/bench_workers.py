@@ -27,9 +27,10 @@ BALLAST = 10_000_000
 
 
 def main(report) -> None:
-    index = Workspace.open(synthetic(os.environ.get("BENCH_WORKERS_SIZE", "large"))).index
+    ws = Workspace.open(synthetic(os.environ.get("BENCH_WORKERS_SIZE", "large")))
+    index = ws.index
     ballast = [{"n": i} for i in range(BALLAST)]  # noqa: F841 - kept alive on purpose
-    kit = page_kit(SiteInputs(index=index, git=GitInfo(), label="bench"))
+    kit = page_kit(SiteInputs(index=index, git=GitInfo(), label="bench", files=ws.tree.files))
     keys = context_keys(index)
     sample = keys[:: max(1, len(keys) // CONTEXTS)][:CONTEXTS]
     job = context_job(kit, GitInfo(), keep_json=True)

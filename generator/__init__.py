@@ -18,8 +18,9 @@ The engine as a library, stage by stage -- load, index, compile, explain, query,
     >>> [hit.anchor for hit in walk.hits][1:]
     ['majordomus://issue/I0101', 'majordomus://milestone/first-release']
 
-Building the site is ``write_site(build_site(SiteInputs(index=ws.index)), out_dir)``: the
-build yields ``(path, bytes)`` pairs, the writer replaces ``out_dir`` atomically.
+Building the site is ``write_site(build_site(SiteInputs(index=ws.index, files=ws.tree.files)),
+out_dir)``: the build yields ``(path, bytes)`` pairs (each context's pack carries the tree's
+bytes), the writer replaces ``out_dir`` atomically.
 
 ``Workspace.open`` does the I/O (``read_source_tree`` then ``load_layer`` then
 ``build_index``); everything after it takes values and returns values. The loading and index

@@ -104,7 +104,7 @@ def test_the_docstring_example_runs():
 
 def test_the_build_example_writes_the_demo_site(tmp_path):
     ws = generator.Workspace.open()
-    stats = generator.write_site(generator.build_site(generator.SiteInputs(index=ws.index)),
+    stats = generator.write_site(generator.build_site(generator.SiteInputs(index=ws.index, files=ws.tree.files)),
                                  tmp_path / "site")
     assert isinstance(stats, generator.SiteStats)
     assert (tmp_path / "site" / "index.html").is_file()

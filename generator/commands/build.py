@@ -57,6 +57,7 @@ def run(args: argparse.Namespace) -> int:
         label=site_label(ws),
         templates=templates_dir(args.templates),
         base_url=args.base_url,
+        files=ws.tree.files,
     )
     files = build_site(inputs, Progress(stage=progress.stage, step=progress.step))
     stats = write_site(files, target)

@@ -188,8 +188,9 @@ class IncrementalBuilder:
             return BuildReport(build=self.builds, mode="unchanged",
                                seconds=time.perf_counter() - started, timings=t)
         sources, index, changed_paths, git = loaded
-        edit = None if old is None else self._diff(old, index)
-        kit = PageKit(index=index, env=self.env, md=self.md, label=self.label, rows=self.rows)
+        edit = None if old is None else self._diff(old, index, changed_paths)
+        kit = PageKit(index=index, env=self.env, md=self.md, label=self.label, rows=self.rows,
+                      files=sources.files)
         build = SiteBuild(kit, git, self.templates, self.base_url,
                           previous=None if old is None else old.site, edit=edit, keep=True,
                           written=lambda rel: rel in self.output.digests,
@@ -252,11 +253,12 @@ class IncrementalBuilder:
         t["load+index"] = time.perf_counter() - mark
         return sources, index, changed_paths, git
 
-    def _diff(self, old: BuildState, index: Index) -> Edit:
+    def _diff(self, old: BuildState, index: Index, paths: set[str]) -> Edit:
         changed, added, removed = changed_objects(old.site.index, index)
         touches = [touch_of(obj) for uri in changed
                    for obj in (old.site.index.objects.get(uri), index.objects.get(uri)) if obj is not None]
-        return Edit(changed, added, removed, touches, frozenset(self._pending_templates))
+        return Edit(changed, added, removed, touches, frozenset(self._pending_templates),
+                    frozenset(paths))
 
     def _write(self, build: SiteBuild, index: Index, first: bool, t: dict[str, float]):
         mark = time.perf_counter()

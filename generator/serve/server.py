@@ -63,6 +63,7 @@ _TYPES = {
     ".svg": "image/svg+xml",
     ".xml": "application/xml; charset=utf-8",
     ".txt": "text/plain; charset=utf-8",
+    ".md": "text/markdown; charset=utf-8",  # the contexts' packs
 }
 
 

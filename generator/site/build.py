@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable, Iterator, Mapping
 
 from ..engine.compile import GitInfo
 from ..index import Index
@@ -40,11 +40,14 @@ class SiteInputs:
     label: str = "repository"
     templates: Path = TEMPLATES_DIR
     base_url: str | None = None
+    #: The source tree the index was built from (``Workspace.tree.files``): each context's
+    #: pack carries its selected entries' own bytes.
+    files: Mapping[str, bytes] | None = None
 
 
 def page_kit(inputs: SiteInputs) -> PageKit:
     return PageKit(index=inputs.index, env=make_environment(inputs.templates),
-                   md=MarkdownRenderer(), label=inputs.label)
+                   md=MarkdownRenderer(), label=inputs.label, files=inputs.files)
 
 
 def build_site(inputs: SiteInputs, progress: Progress | None = None) -> Iterator[tuple[str, bytes]]:

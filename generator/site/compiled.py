@@ -15,7 +15,7 @@ from ..engine.compile import GitInfo, compile_context, compile_with_reach
 from ..engine.models import CompiledContext, CompileInput
 from ..engine.reach import Reach
 from .contexts import AnswerDigest, ContextKey, ObjectStanding, excluded_uris, standings_of
-from .pages.context import context_files
+from .pages.context import context_files, pack_files, pack_paths
 from .pages.kit import PageKit
 
 __all__ = ["ContextRecord", "context_job", "answer_of", "json_digest"]
@@ -41,12 +41,15 @@ class ContextRecord:
     blob: bytes | None
     #: Seconds spent compiling and rendering it.
     seconds: float
+    #: The paths whose bytes its pack carries (kept by serve: an edit to one makes the
+    #: pack again).
+    pack_paths: frozenset[str] = frozenset()
 
     def kept(self) -> "ContextRecord":
         """What a build keeps between builds: neither the files (written) nor the
         standings (the build's standing table holds them, by object)."""
         return ContextRecord([], self.counts, {}, self.excluded, self.reach, self.digest,
-                             self.blob, self.seconds)
+                             self.blob, self.seconds, self.pack_paths)
 
 
 def json_digest(data: bytes, fingerprint: str) -> bytes:
@@ -76,7 +79,7 @@ def context_job(kit: PageKit, git: GitInfo, *, keep_json: bool) -> Callable[[Con
             answer, reach = compile_with_reach(kit.index, request, git=git)
         else:  # a one-off build plans no rebuild: no reach to compute or send back
             answer, reach = compile_context(kit.index, request, git=git), None
-        files = context_files(kit, key, answer)
+        files = context_files(kit, key, answer) + pack_files(kit, key, answer)
         seconds = time.perf_counter() - t0
         json_bytes = files[0][1]
         return ContextRecord(
@@ -84,6 +87,7 @@ def context_job(kit: PageKit, git: GitInfo, *, keep_json: bool) -> Callable[[Con
             standings={uri: tuple(rows) for uri, rows in standings_of({key: answer}).items()},
             excluded=tuple(excluded_uris(answer)), reach=reach,
             digest=json_digest(json_bytes, answer.fingerprint) if keep_json else b"",
-            blob=zlib.compress(json_bytes, 1) if keep_json else None, seconds=seconds)
+            blob=zlib.compress(json_bytes, 1) if keep_json else None, seconds=seconds,
+            pack_paths=pack_paths(answer) if keep_json else frozenset())
 
     return job

@@ -27,7 +27,7 @@ __all__ = ["OverviewFile", "overview_files", "site_pages", "STATIC_FILES", "OVER
            "FIXED_PAGES"]
 
 #: Static assets copied from ``templates/static/`` to ``site/static/``.
-STATIC_FILES = ("style.css", "search.js", "favicon.svg")
+STATIC_FILES = ("style.css", "search.js", "copy.js", "favicon.svg")
 
 #: Templates only the overview pages use (a change to one re-renders only those).
 OVERVIEW_TEMPLATES = ("dashboard.html", "plan.html", "diagnostics.html", "search.html", "404.html",

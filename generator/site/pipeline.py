@@ -28,7 +28,7 @@ from . import urls
 from .compiled import ContextRecord, answer_of, context_job
 from .contexts import AnswerDigest, ContextKey, SiteAnswers, context_keys
 from .overview import overview_files
-from .pages.context import context_files
+from .pages.context import context_files, pack_files
 from .pages.diagnostics import diagnostics_by_path
 from .pages.kit import PageKit
 from .pages.object import object_files
@@ -46,8 +46,10 @@ from .units import (
     kind_key,
     object_key,
     overview_unit,
+    pack_unit,
     path_key,
     reading,
+    source_key,
     standings_key,
     template_key,
     template_keys,
@@ -85,12 +87,16 @@ class Edit:
     #: The changed objects as they were and as they are, for the answers' reaches.
     touches: list[Touch]
     templates: frozenset[str] = frozenset()
+    #: The repository paths whose bytes changed (the packs carry files' bytes).
+    paths: frozenset[str] = frozenset()
 
 
 def _pages_files(keys: list[ContextKey], uris) -> frozenset[str]:
     found: set[str] = set()
     for key in keys:
-        found.update((urls.context_json(key.kind, key.identity), urls.context_page(key.kind, key.identity)))
+        found.update((urls.context_json(key.kind, key.identity), urls.context_page(key.kind, key.identity),
+                      urls.context_pack(key.kind, key.identity),
+                      urls.context_pack_script(key.kind, key.identity)))
     for uri in uris:
         found.update((urls.object_json(uri), urls.object_page(uri)))
     return frozenset(found)
@@ -130,6 +136,7 @@ class SiteBuild:
         yield from self._compile(run)
         answers = self._answers(run)
         yield from self._remade_contexts(run)
+        yield from self._remade_packs(run)
         yield from self._objects(run, answers)
         yield from self._overview(run, answers)
         if self.keep:
@@ -207,6 +214,22 @@ class SiteBuild:
         units = [context_unit(k, lambda k=k: self._remake(k, run.contexts[k]))
                  for k in run.keys if k not in compiled]
         for unit in reading(units, run.changed_keys):
+            yield from unit.make()
+
+    def _remade_packs(self, run: "_Run") -> Iterator[tuple[str, bytes]]:
+        """The packs of the other contexts that carry a file whose bytes changed (the answer
+        can stay the same: a comment in a record, a code file edited to the same size)."""
+        edit = self.edit
+        if run.first or edit is None or not edit.paths:
+            return
+        changed = {source_key(p) for p in edit.paths}
+        compiled = set(run.to_compile)
+        # looked up rather than scanned as units: a large layer has 10,400 contexts
+        units = [pack_unit(k, run.contexts[k].pack_paths,
+                           lambda k=k: pack_files(self.kit, k, answer_of(run.contexts[k], self.kit.index.fingerprint)))
+                 for k in run.keys
+                 if k not in compiled and k in run.contexts and not run.contexts[k].pack_paths.isdisjoint(edit.paths)]
+        for unit in reading(units, changed):
             yield from unit.make()
 
     def _objects(self, run: "_Run", answers: SiteAnswers) -> Iterator[tuple[str, bytes]]:

@@ -41,6 +41,8 @@ class ContextSummary(_Model):
     state: str | None = None
     page: str
     json_url: str
+    #: The context's pack: what a session is given (``devcontext pack --format markdown``).
+    pack: str
     selected: int
     excluded: int
     used_tokens: int

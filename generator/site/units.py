@@ -11,6 +11,7 @@ the units that read one (:func:`reading`). The keys:
 ``standings:<uri>``    an object's standing in every context
 ``diagnostics:<path>`` the diagnostics about one file
 ``path:<path>``        what lies at a repository path (a Markdown link resolved there)
+``source:<path>``      the bytes of one file of the tree (a pack carries them)
 ``kind:<kind>``        the objects of one kind: their values, states and standing counts
 ``template:<name>``    one template; ``templates``: any template or static asset
 ``objects``            every object's own values; ``pages``: the set of pages
@@ -29,7 +30,7 @@ from .overview import OVERVIEW_TEMPLATES, OverviewFile
 
 __all__ = ["Key", "Unit", "LAYER", "OBJECTS", "PAGES", "ANY_TEMPLATE", "answer_key", "object_key",
            "standings_key", "diagnostics_key", "path_key", "kind_key", "template_key",
-           "template_keys", "context_unit", "object_unit", "overview_unit", "reading",
+           "template_keys", "source_key", "context_unit", "pack_unit", "object_unit", "overview_unit", "reading",
            "CONTEXT_TEMPLATE", "OBJECT_TEMPLATE"]
 
 
@@ -65,6 +66,10 @@ def diagnostics_key(path: str) -> Key:
 
 def path_key(path: str) -> Key:
     return Key("path", path)
+
+
+def source_key(path: str) -> Key:
+    return Key("source", path)
 
 
 def kind_key(kind: str) -> Key:
@@ -111,6 +116,15 @@ def context_unit(key: ContextKey, make: Callable[[], Made]) -> Unit:
     """A context's JSON and page, made from its answer."""
     return Unit((urls.context_json(key.kind, key.identity), urls.context_page(key.kind, key.identity)),
                 frozenset({answer_key(key), template_key(CONTEXT_TEMPLATE)}), make)
+
+
+def pack_unit(key: ContextKey, paths: Iterable[str], make: Callable[[], Made]) -> Unit:
+    """A context's pack and its script: its answer and the bytes of the files of the entries
+    it selected (an edit can change a file's bytes and not the answer: a comment in a YAML
+    record, a code file edited in place). No template: the pack is not a page."""
+    reads = {answer_key(key)} | {source_key(p) for p in paths}
+    return Unit((urls.context_pack(key.kind, key.identity), urls.context_pack_script(key.kind, key.identity)),
+                frozenset(reads), make)
 
 
 def object_unit(uri: str, path: str, linked: Iterable[str], make: Callable[[], Made]) -> Unit:

@@ -24,6 +24,8 @@ __all__ = [
     "object_page",
     "object_json",
     "context_page",
+    "context_pack",
+    "context_pack_script",
     "kind_page",
     "context_json",
     "relative",
@@ -105,6 +107,16 @@ def kind_page(kind: str) -> str:
 @lru_cache(maxsize=_URL_CACHE)
 def context_page(kind: str, identity: str) -> str:
     return f"contexts/{kind}/{encode_name(identity)}.html"
+
+
+def context_pack(kind: str, identity: str) -> str:
+    """The context's pack (``devcontext pack --format markdown`` at the default request)."""
+    return f"contexts/{kind}/{encode_name(identity)}.pack.md"
+
+
+def context_pack_script(kind: str, identity: str) -> str:
+    """The pack as a script, for the page's copy button from ``file://`` (no fetch there)."""
+    return f"contexts/{kind}/{encode_name(identity)}.pack.js"
 
 
 @lru_cache(maxsize=_URL_CACHE)

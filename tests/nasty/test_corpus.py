@@ -84,7 +84,7 @@ def test_nasty_case(case: Case, tmp_path, monkeypatch, base_objects):
         assert SENTINEL not in d.message, d
 
     # The whole site builds and holds every object the case did not damage.
-    inputs = SiteInputs(index=ws.index, git=GitInfo(), label="nasty")
+    inputs = SiteInputs(index=ws.index, git=GitInfo(), label="nasty", files=ws.tree.files)
     write_site(build_site(inputs), out)
     if not case.damages_all:
         missing = [uri for uri, path in base_objects.items()

@@ -59,10 +59,14 @@ def _base_files() -> dict[str, bytes]:
     return files
 
 
-def _layer(fuzzed: dict[str, bytes]):
+def _files(fuzzed: dict[str, bytes]) -> dict[str, bytes]:
     files = _base_files()
     files.update(fuzzed)
-    return load_layer(SourceTree(files=dict(sorted(files.items()))))
+    return dict(sorted(files.items()))
+
+
+def _layer(fuzzed: dict[str, bytes]):
+    return load_layer(SourceTree(files=_files(fuzzed)))
 
 
 @settings(max_examples=LOADER_EXAMPLES, deadline=None, derandomize=True,
@@ -96,6 +100,7 @@ def test_fuzzed_layers_build_whole_sites(tmp_path_factory, fuzzed):
     layer = _layer(fuzzed)
     index = build_index(layer)
     out = tmp_path_factory.mktemp("site")
-    write_site(build_site(SiteInputs(index=index, git=GitInfo(), label="fuzz")), out)
+    write_site(build_site(SiteInputs(index=index, git=GitInfo(), label="fuzz",
+                                      files=_files(fuzzed))), out)
     for obj in layer.objects:
         assert (out / object_page(obj.uri)).is_file(), obj.uri

@@ -60,7 +60,7 @@ def reference_build(box: Sandbox, out: Path) -> Path:
         shutil.rmtree(out)
     ws = Workspace.open(box.repo, exclude=[out])
     write_site(build_site(SiteInputs(index=ws.index, git=GitInfo(), label=LABEL,
-                                     templates=box.templates)), out)
+                                     templates=box.templates, files=ws.tree.files)), out)
     return out
 
 
@@ -321,6 +321,20 @@ def edit_add_adr(box: Sandbox, n: int) -> Touched:
     return [box.rel(path)], []
 
 
+def edit_same_size(box: Sandbox, n: int) -> Touched:
+    """A code file edited in place to the same size (one letter's case flipped): its bytes
+    change, its object and every answer may not — the packs that carry it must."""
+    files = box.files("lib", "*.py") + box.files("tests", "*.py")
+    path = files[n % len(files)]
+    data = bytearray(path.read_bytes())
+    letters = [i for i, b in enumerate(data) if chr(b).isalpha()]
+    if letters:
+        i = letters[(n // 3) % len(letters)]
+        data[i] ^= 0x20
+        path.write_bytes(bytes(data))
+    return [box.rel(path)], []
+
+
 def edit_link(box: Sandbox, n: int) -> Touched:
     files = box.files(ADRS, "0*.md") + box.files(RULES, "*.md")
     path = files[n % len(files)]
@@ -391,6 +405,7 @@ EDITS = {
     "add_source": edit_add_source,
     "add_adr": edit_add_adr,
     "link": edit_link,
+    "same_size": edit_same_size,
     "delete": edit_delete,
     "rename": edit_rename,
     "template": edit_template,

@@ -29,6 +29,7 @@ KEPT = (
     "diagnostics.html",
     "contexts/issue/I0201.html",
     "contexts/milestone/offline-reads.html",
+    "contexts/issue/I0201.pack.md",
     "objects/rule/project.stale-data-is-labelled@2.html",
     "objects/adr/adr-0005.html",
     "api/v1/index.json",

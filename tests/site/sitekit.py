@@ -14,7 +14,7 @@ from generator.writer import write_site
 
 def build(repo: Path | None, out: Path, label: str | None = None) -> Path:
     ws = Workspace.open(repo, exclude=[out])
-    inputs = SiteInputs(index=ws.index, git=GitInfo(),
+    inputs = SiteInputs(index=ws.index, git=GitInfo(), files=ws.tree.files,
                         label=label or ("demo layer (nimbus)" if ws.is_demo else "test layer"))
     write_site(build_site(inputs), out)
     return out

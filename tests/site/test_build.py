@@ -194,8 +194,9 @@ def test_a_hostile_layer_produces_no_executable_markup(tmp_path):
         for script in found.scripts:
             if rel == "404.html" and script.get("id") == "site-root":
                 continue  # the 404 page's root finder: template text, nothing from the layer
-            # Only our own: the search index (JSON data) and search.js.
-            assert script.get("type") == "application/json" or script.get("src", "").endswith("static/search.js"), rel
+            # Only our own: the search index (JSON data), search.js and copy.js.
+            assert script.get("type") == "application/json" or script.get("src", "").endswith(
+                ("static/search.js", "static/copy.js")), rel
         text = page.read_text()
         assert "<script>alert" not in text and "<img src=x" not in text and "<svg onload" not in text, rel
     adr_page = site / urls.object_page("majordomus://adr/adr-0001")

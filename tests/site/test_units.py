@@ -28,7 +28,8 @@ _BUILT: dict = {}
 
 def _built() -> SiteBuild:
     if not _BUILT:
-        kit = page_kit(SiteInputs(index=Workspace.open(None).index))
+        ws = Workspace.open(None)
+        kit = page_kit(SiteInputs(index=ws.index, files=ws.tree.files))
         build = SiteBuild(kit, GitInfo(), TEMPLATES_DIR)
         _BUILT["files"] = [rel for rel, _ in build.files()]
         _BUILT["build"] = build

@@ -1,19 +1,35 @@
-"""A compiled context's files: its answer as JSON (exactly the engine's wire form) and its
-explain page (budget picture, selected entries by tier, exclusions, deduplications)."""
+"""A compiled context's files: its answer as JSON (exactly the engine's wire form), its
+explain page (budget picture, selected entries by tier, exclusions, deduplications), and
+its pack — the context handed over (:mod:`generator.pack`), with a "Copy context" button
+on the page.
+
+The pack is two files. ``<id>.pack.md`` is the pack itself: exactly what ``devcontext pack
+--format markdown`` prints at the default request; the page links it for download and the
+button fetches it over http(s). ``<id>.pack.js`` carries the same text as a script, for
+``file://``, where ``fetch()`` of a local file fails and a framed file cannot be read by
+script: ``copy.js`` loads it only then, on the click, to fill a selectable text area.
+Embedding the text in the page instead would double every context page (a pack is about
+as large as its page: 74 KB against 68 KB for the demo's I0201) and a large layer has
+10,400 of them; a script file costs the same on disk but nothing over http, where pages are
+read.
+"""
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 
 from ...engine.models import TIER_ORDER, CompiledContext
 from ...engine.policy import tier_rules
+from ...errors import BuildError
 from ...jsonio import canonical_json
+from ...pack import pack_text
 from .. import urls
 from ..contexts import ContextKey
 from ..svg import budget_bar
 from .kit import PageKit
 
-__all__ = ["context_view", "context_files"]
+__all__ = ["context_view", "context_files", "pack_files", "pack_paths"]
 
 
 def context_view(kit: PageKit, key: ContextKey, answer: CompiledContext, page: str) -> dict:
@@ -49,6 +65,9 @@ def context_view(kit: PageKit, key: ContextKey, answer: CompiledContext, page: s
         "state": kit.index.issue_states.get(key.uri),
         "object_href": urls.relative(page, urls.object_page(key.uri)),
         "json_href": urls.relative(page, urls.context_json(key.kind, key.identity)),
+        "pack_href": urls.relative(page, urls.context_pack(key.kind, key.identity)),
+        "pack_script_href": urls.relative(page, urls.context_pack_script(key.kind, key.identity)),
+        "pack_name": urls.context_pack(key.kind, key.identity),
         "budget_svg": budget_bar(answer.budget, dict(required_by_tier)),
         "tiers": [(t, by_tier[t.tier.value]) for t in answer.budget.tiers],
         "excluded": excluded,
@@ -68,3 +87,36 @@ def context_files(kit: PageKit, key: ContextKey, answer: CompiledContext) -> lis
     return [(urls.context_json(key.kind, key.identity), canonical_json(answer)),
             (page, kit.render("context.html", page, title=f"Context of {key.identity}: {title}",
                               **context_view(kit, key, answer, page)))]
+
+
+def pack_paths(answer: CompiledContext) -> frozenset[str]:
+    """The repository paths whose bytes a context's pack carries (a rebuild makes the pack
+    again when one of them changes, even where the answer did not)."""
+    return frozenset(e.provenance.path for e in answer.selected)
+
+
+def pack_script(pack_rel: str, text: str) -> bytes:
+    """The pack as a script: hands its text to ``copy.js`` (which asked for it).
+
+    The text is a JSON string, all ASCII, so the script reads the same in any page
+    encoding and no byte of a file (a quote, a carriage return, NUL) can end or change it;
+    ``<`` is escaped too, so not even ``</script>`` appears should the script be inlined."""
+    data = json.dumps(text, ensure_ascii=True).replace("<", "\\u003c")
+    return (f"/* The pack {pack_rel.rsplit('/', 1)[-1]} as a script, for the page's copy "
+            "button from file:// (static/copy.js). */\n"
+            f"window.devcontextPack && window.devcontextPack({json.dumps(pack_rel)}, {data});\n"
+            ).encode("ascii")
+
+
+def pack_files(kit: PageKit, key: ContextKey, answer: CompiledContext) -> list[tuple[str, bytes]]:
+    """``[(pack path, bytes), (pack script path, bytes)]``: the context's pack in Markdown
+    (the bytes ``devcontext pack --issue|--milestone <id>`` prints) and as a script."""
+    if kit.files is None:
+        raise BuildError(
+            f"the pack of {key.kind} {key.identity} needs the source tree's bytes, and the "
+            "build was given none; pass the tree the index was built from (SiteInputs.files "
+            "or PageKit.files = Workspace.tree.files)")
+    data = pack_text(answer, kit.files, "markdown")
+    rel = urls.context_pack(key.kind, key.identity)
+    return [(rel, data), (urls.context_pack_script(key.kind, key.identity),
+                          pack_script(rel, data.decode("utf-8")))]

@@ -4,7 +4,7 @@ the repository's label, links between pages, and the rows kept between builds.""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Hashable
+from typing import Any, Callable, Hashable, Mapping
 
 from jinja2 import Environment
 
@@ -36,6 +36,9 @@ class PageKit:
     label: str
     #: Rendered rows of the site-wide JSON files and the long list pages, kept between builds.
     rows: RowCache = field(default_factory=RowCache)
+    #: The source tree the index was built from (repo path -> bytes, as read): the packs
+    #: carry the selected entries' own bytes. None: no tree given (a pack then refuses).
+    files: Mapping[str, bytes] | None = None
     #: ``templates/rows.html``'s module, looked up once (each lookup stats the file; a first
     #: build of a large layer renders 40,000 rows).
     _rows_module: Any = field(default=None, init=False, repr=False)

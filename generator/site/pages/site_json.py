@@ -87,7 +87,8 @@ def schema_json(name: str) -> bytes:
 
 def _context_summary(values: dict) -> ContextSummary:
     return ContextSummary(page=urls.context_page(values["kind"], values["id"]),
-                          json_url=urls.context_json(values["kind"], values["id"]), **values)
+                          json_url=urls.context_json(values["kind"], values["id"]),
+                          pack=urls.context_pack(values["kind"], values["id"]), **values)
 
 
 def _context_row(values: dict) -> Raw:
