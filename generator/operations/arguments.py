@@ -15,7 +15,7 @@ from ..engine.models import CompileInput, ExplainInput
 from ..engine.request import parse_input
 from ..errors import RequestError
 from ..pack import PackFormat, PackInput
-from ..query.operations import QUERY_KINDS, parse_int
+from ..query.operations import check_query_kind, parse_int
 from .models import ObjectInput, PolicyInput, QueryExplainInput
 
 __all__ = [
@@ -31,7 +31,7 @@ __all__ = [
 def fields_from_pairs(pairs: Iterable[tuple[str, str]],
                       list_fields: Iterable[str] = ()) -> dict[str, Any]:
     """Query parameters as fields: lists for ``list_fields`` (repeated or comma-separated),
-    single strings otherwise (``serve/api.py`` reads the compile request the same way)."""
+    single strings otherwise (``serve/live_api.py`` reads the compile request through it)."""
     lists = frozenset(list_fields)
     data: dict[str, Any] = {}
     for name, value in pairs:
@@ -81,17 +81,7 @@ def parse_query_explain(data: Mapping[str, Any], *, text: bool = False) -> Query
     """Checked in the query engine's order — kind, unknown names, limit, then the kind's own
     — with its own messages (:func:`generator.query.operations.run_query`)."""
     params = {name: _query_text(name, value) for name, value in data.items() if value is not None}
-    kind = params.get("kind")
-    if kind is None or not kind.strip():
-        raise RequestError("kind is required: `text` or `cross_ref`", field="kind")
-    if kind not in QUERY_KINDS:
-        raise RequestError(f"kind `{kind}` is not a query kind; use `text` or `cross_ref`",
-                           field="kind")
-    accepted = QUERY_KINDS[kind]
-    for name in sorted(params):
-        if name != "kind" and name not in accepted:
-            raise RequestError(f"unknown parameter `{name}` for kind={kind}; it accepts "
-                               + " and ".join(accepted), field=name)
+    kind = check_query_kind(params)
     limit = parse_int(params.get("limit"), "limit")
     depth = parse_int(params.get("depth"), "depth")
     return QueryExplainInput(kind=kind, value=params.get("value"), start=params.get("start"),

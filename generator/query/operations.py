@@ -25,7 +25,7 @@ from .crossref import MAX_DEPTH, cross_ref_query
 from .models import Trace
 from .text import MAX_LIMIT, text_query
 
-__all__ = ["QUERY_KINDS", "parse_int", "run_query", "explain_query"]
+__all__ = ["QUERY_KINDS", "check_query_kind", "parse_int", "run_query", "explain_query"]
 
 #: kind -> the parameters it accepts (besides ``kind``).
 QUERY_KINDS: dict[str, tuple[str, ...]] = {
@@ -52,8 +52,9 @@ def parse_int(raw: str | None, field: str) -> int | None:
     return int(raw)
 
 
-def run_query(index: Index, params: Mapping[str, str]) -> Trace:
-    """Validate ``params`` and run the query they describe."""
+def check_query_kind(params: Mapping[str, str]) -> str:
+    """The query's kind, after the first checks every surface makes in this order: the kind
+    is given and known, and no parameter is one the kind does not take."""
     kind = params.get("kind")
     if kind is None or not kind.strip():
         raise RequestError("kind is required: `text` or `cross_ref`", field="kind")
@@ -65,6 +66,12 @@ def run_query(index: Index, params: Mapping[str, str]) -> Trace:
         if name != "kind" and name not in accepted:
             raise RequestError(f"unknown parameter `{name}` for kind={kind}; it accepts "
                                + " and ".join(accepted), field=name)
+    return kind
+
+
+def run_query(index: Index, params: Mapping[str, str]) -> Trace:
+    """Validate ``params`` and run the query they describe."""
+    kind = check_query_kind(params)
     limit = parse_int(params.get("limit"), "limit")
     if kind == "text":
         return text_query(index, params.get("value") or "", limit)

@@ -26,6 +26,7 @@ from typing import Any, Callable
 from ..engine import EngineCache, parse_input
 from ..errors import DevContextError, NotFoundError, RequestError
 from ..jsonio import canonical_json, canonical_json_text
+from ..operations.arguments import fields_from_pairs
 from ..operations.http import REGISTRY_ROUTES, HttpSurface, openapi_bytes
 from ..operations.openapi import OPENAPI_ROUTE
 from ..operations.runner import Runner
@@ -133,18 +134,4 @@ class LiveApi:
 def request_fields(pairs: list[tuple[str, str]]) -> dict[str, Any]:
     """Query parameters as request fields: lists for ``paths``/``uris`` (repeated or
     comma-separated), single strings otherwise (pydantic converts and validates them)."""
-    data: dict[str, Any] = {}
-    for name, value in pairs:
-        if name in LIST_FIELDS:
-            items = data.setdefault(name, [])
-            for part in value.split(","):
-                if not part.strip():
-                    raise RequestError(f"parameter `{name}` has an empty item; give one or more "
-                                       "values, repeated or separated by commas", field=name)
-                items.append(part.strip())
-            continue
-        if name in data:
-            raise RequestError(f"parameter `{name}` is given more than once; give it once",
-                               field=name)
-        data[name] = value
-    return data
+    return fields_from_pairs(pairs, LIST_FIELDS)
