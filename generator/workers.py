@@ -17,6 +17,7 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
+import signal
 import time
 from collections import deque
 from typing import Callable, Iterable, Iterator, TypeVar
@@ -109,6 +110,19 @@ def heap_after_build() -> None:
     gc.freeze()
 
 
+# Blocked while the pool forks, so no worker can take one before _worker_start has run.
+_POOL_SIGNALS = {signal.SIGTERM, signal.SIGINT}
+
+
+def _worker_start() -> None:
+    """A forked worker takes the default SIGTERM (the pool's terminate, which ends a failed
+    build early, must end it quietly, not through a handler the parent installed) and leaves
+    Ctrl-C to the parent, which stops the pool itself."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _POOL_SIGNALS)
+
+
 def _map(job: Callable[[T], R], items: list[T], n: int) -> Iterator[R]:
     global _JOB
     spent = 0.0
@@ -132,7 +146,13 @@ def _map(job: Callable[[T], R], items: list[T], n: int) -> Iterator[R]:
     in_flight = 2 * n
     _JOB = job
     try:
-        with multiprocessing.get_context("fork").Pool(min(n, len(chunks))) as pool:
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _POOL_SIGNALS)
+        try:
+            pool = multiprocessing.get_context("fork").Pool(min(n, len(chunks)),
+                                                            initializer=_worker_start)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+        with pool:
             pending: deque = deque()
             for chunk in chunks:
                 pending.append(pool.apply_async(_run_chunk, (chunk,)))

@@ -83,3 +83,54 @@ def test_worker_count_from_the_environment(monkeypatch):
         worker_count()
     monkeypatch.delenv("DEVCONTEXT_WORKERS")
     assert worker_count() >= 1
+
+
+def _signal_dispositions(_: int) -> tuple:
+    import signal
+    return signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT), os.getpid()
+
+
+def test_workers_take_the_default_sigterm_and_leave_ctrl_c_to_the_parent(eager_pool):
+    import signal
+
+    def parent_handler(signum, frame):
+        raise KeyboardInterrupt
+    previous = signal.signal(signal.SIGTERM, parent_handler)
+    try:
+        got = list(ordered_map(_signal_dispositions, range(8), workers=2))
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert all(pid != os.getpid() for _, _, pid in got)
+    assert {(term, intr) for term, intr, _ in got} == {(signal.SIG_DFL, signal.SIG_IGN)}
+    assert signal.SIGTERM not in signal.pthread_sigmask(signal.SIG_BLOCK, set())
+
+
+FAILING_BUILD = """
+import signal, sys, time
+from generator import workers
+workers.WARMUP_SECONDS = workers.POOL_WORTH_SECONDS = 0
+def stop(signum, frame):
+    raise KeyboardInterrupt
+signal.signal(signal.SIGTERM, stop)  # as devcontext serve installs it
+def job(x):
+    if x == 5:
+        raise ValueError("five")
+    time.sleep(0.05)
+    return x
+try:
+    list(workers.ordered_map(job, range(40), workers=2))
+except ValueError:
+    print("failed as expected")
+"""
+
+
+def test_a_failed_job_ends_the_pool_without_tracebacks_from_its_workers():
+    import subprocess
+    import sys
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[1]
+    for _ in range(3):  # the traceback came from a race: terminate while workers wait
+        proc = subprocess.run([sys.executable, "-c", FAILING_BUILD], capture_output=True,
+                              text=True, timeout=60, cwd=root)
+        assert proc.stdout.strip() == "failed as expected"
+        assert "Traceback" not in proc.stderr, proc.stderr
