@@ -72,7 +72,11 @@ def make_environment(templates: Path | None = None) -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        extensions=["jinja2.ext.i18n"],
     )
+    # Interface strings are marked {{ _("...") }} / {% trans %} (gettext, new style); English
+    # until a catalogue is installed.
+    env.install_null_translations(newstyle=True)
     env.filters["n"] = _thousands
     env.filters["num"] = fmt_number
     env.filters["code"] = inline_code
