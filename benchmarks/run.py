@@ -3,6 +3,12 @@
 Numbers are measured side by side in one run (the machines are noisy), written to
 ``.bench/results.json`` and printed. Pass module names to run only those:
 ``python -m benchmarks.run load compile``.
+
+Each row of the results file is ``{"name", "value", "unit", "note", "tags"}``; ``tags`` (a
+flat dict of strings) says what a figure is, for the pages that chart it, e.g.
+``{"figure": "build", "layer": "large", "scale": "1x"}`` or ``{"figure": "operation",
+"operation": "devcontext.explain", "transport": "http", "case": "policy", "phase": "warm",
+"stat": "p50"}``.
 """
 
 from __future__ import annotations
@@ -26,8 +32,10 @@ def main(argv: list[str]) -> int:
                    if m.name.startswith("bench_"))
     results = []
 
-    def report(name: str, value: float, unit: str, note: str = "") -> None:
-        results.append({"name": name, "value": value, "unit": unit, "note": note})
+    def report(name: str, value: float, unit: str, note: str = "",
+               tags: dict[str, str] | None = None) -> None:
+        results.append({"name": name, "value": value, "unit": unit, "note": note,
+                        "tags": dict(tags or {})})
         print(f"  {name:<58} {value:>12,.3f} {unit:<8} {note}", flush=True)
 
     OUT.mkdir(exist_ok=True)
