@@ -1,54 +1,16 @@
 """Every schema the registry hands out carries the contract's prose: each type and property
 of ``devcontext-explanation.schema.json`` with its description word for word, and each
 property of ``devcontext-explain-input.schema.json`` with the spec's text but for the
-product's own facts listed in :data:`PRODUCT_FACTS`. Skipped only when the shared spec folder
+product's own facts listed in :data:`speckit.PRODUCT_FACTS`. Skipped only when the shared spec folder
 is absent."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
-import pytest
-
-from generator.engine.policy import DEFAULT_BUDGET_TOKENS, DEFAULT_FLOOR, DEFAULT_MAX_DEPTH
 from generator.operations import operation
 from generator.operations.schemas import input_schema, output_schema
+from speckit import PRODUCT_NAMES, needs_spec, spec, spec_input_text, words
 
-SPEC = Path(__file__).resolve().parents[3] / "shared" / "spec"
-if not SPEC.is_dir():
-    SPEC = Path("/work/shared/spec")
-pytestmark = pytest.mark.skipif(not SPEC.is_dir(), reason="the shared spec folder is absent")
-
-#: The spec's type names that the product spells otherwise.
-PRODUCT_NAMES = {"DevContextStanding": "Standing", "DevContextExplainInput": "ExplainInput"}
-
-#: Where the product's input text says its own fact instead of the spec's words, as
-#: (spec words, product words): the defaults are stated by value, and an issue is also
-#: found by its slug. Everything else is the spec's text.
-PRODUCT_FACTS = {
-    "budget_tokens": [("`DEFAULT_BUDGET_TOKENS`", str(DEFAULT_BUDGET_TOKENS))],
-    "floor": [("`DEFAULT_FLOOR`", f"{DEFAULT_FLOOR:g}")],
-    "max_depth": [("`DEFAULT_MAX_DEPTH`", str(DEFAULT_MAX_DEPTH))],
-    "issue": [("(`I0301`) or its canonical", "(`I0301`), its slug or its canonical")],
-}
-
-
-def spec(name: str) -> dict:
-    return json.loads((SPEC / name).read_text(encoding="utf-8"))
-
-
-def words(text: str) -> str:
-    """The spec wraps its descriptions like doc comments; the words are the contract."""
-    return " ".join(text.split())
-
-
-def spec_input_text(prop: str, text: str) -> str:
-    text = words(text)
-    for spec_words, product_words in PRODUCT_FACTS.get(prop, ()):
-        assert spec_words in text, f"{prop}: the spec no longer says {spec_words!r}"
-        text = text.replace(spec_words, product_words)
-    return text
+pytestmark = needs_spec
 
 
 def test_every_output_type_and_property_has_the_specs_description():
