@@ -22,6 +22,7 @@ from ...operations.openapi import OPENAPI_FILE
 from ...operations.registry import OPERATIONS, TRANSPORTS, Operation
 from ...operations.schemas import input_schema, output_schema
 from .. import urls
+from ..charts import fmt_figure
 from ..records import OperationLink
 from ..i18n import N_, _, ngettext
 from .kit import PageKit
@@ -141,8 +142,6 @@ STATE_WORDS = {"covered": N_("covered"), "missing": N_("missing"),
 
 def matrix_view(op: Operation, results: BenchResults | None) -> list[dict[str, Any]]:
     """The matrix as the templates show it (words translated, figures formatted)."""
-    from ..charts import fmt_figure
-
     view = []
     for row in benchmark_matrix(op, results):
         targets = "; ".join(_("{case}: cold + warm").format(case=c.name) for c in row.cases)
