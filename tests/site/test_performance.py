@@ -9,7 +9,7 @@ import math
 from pathlib import Path
 
 import pytest
-from browserkit import PageWatch, browser  # noqa: F401  (the fixture)
+from browserkit import PageWatch
 
 from generator.benchresults import parse_results
 from generator.engine.compile import GitInfo
@@ -133,7 +133,7 @@ def site(tmp_path_factory) -> Path:
 
 
 @pytest.mark.parametrize("width", [1400, 390])
-def test_the_charts_render_without_sideways_scroll(browser, site, width):  # noqa: F811
+def test_the_charts_render_without_sideways_scroll(browser, site, width):
     watch = PageWatch(browser)
     try:
         watch.page.set_viewport_size({"width": width, "height": 900})
