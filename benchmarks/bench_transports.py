@@ -9,9 +9,12 @@ For every operation whose policy requires a benchmark, each of its declared case
 
 ``cold`` is a call with empty caches (a fresh runner, a fresh server, a fresh MCP
 process); ``warm`` the same call again. p50 and p95 per (operation, case, transport,
-state), in milliseconds. Also: the MCP server's cold start (spawn → initialised → first
-answer). On the real layer when present, else the demo layer. Targets (warm explain, p50):
-≤ 1 ms direct, ≤ 5 ms over HTTP and MCP.
+state), in milliseconds, each row tagged ``{"figure": "operation", "operation",
+"transport", "case", "phase": "cold"|"warm", "stat": "p50"|"p95", "layer"}`` for the
+reference and performance pages (a cell the live server does not serve is written as NaN,
+not measured). Also: the MCP server's cold start (spawn → initialised → first answer).
+On the real layer when present, else the demo layer. Targets (warm explain, p50): ≤ 1 ms
+direct, ≤ 5 ms over HTTP and MCP.
 """
 
 from __future__ import annotations
@@ -185,6 +188,15 @@ def _mcp_cold_start(repo: Path, op: Operation, arguments: dict) -> list[float]:
 # -- the matrix ------------------------------------------------------------------------------
 
 
+def matrix_tags(op_id: str, transport: str, case: str, phase: str, stat: str,
+                layer: str) -> dict[str, str]:
+    """The tags of one cell of the operation matrix (the reference and performance pages
+    look figures up by them: ``generator.benchresults``)."""
+    return {"figure": "operation", "operation": op_id, "transport": transport, "case": case,
+            "phase": phase, "stat": stat, "layer": layer}
+
+
+
 def main(report) -> None:
     repo = real() or demo_root()
     label = "real" if repo != demo_root() else "demo"
@@ -201,23 +213,29 @@ def main(report) -> None:
             for transport in op.exposure.transports:
                 for state in ("cold", "warm"):
                     cold = state == "cold"
+                    name = f"{label}: {op.id} {case.name} {transport} {state}"
                     if transport == "direct":
                         times = _direct(op, ws.index, ws.tree.files, arguments, cold)
                     elif transport == "http":
                         if op.exposure.http_route not in _served_routes():
-                            report(f"{label}: {op.id} {case.name} http {state} p50", float("nan"),
-                                   "ms", "skipped: the live server does not serve "
-                                   f"{op.exposure.http_route}")
+                            # written as not measured (NaN), so the pages say which cell is missing
+                            for stat in ("p50", "p95"):
+                                report(f"{name} {stat}", float("nan"), "ms",
+                                       "skipped: the live server does not serve "
+                                       f"{op.exposure.http_route}",
+                                       matrix_tags(op.id, transport, case.name, state, stat, label))
                             continue
                         times = _http(op, ws.index, git, arguments, cold, out)
                     else:
                         times = _mcp(op, repo, arguments, cold)
-                    name = f"{label}: {op.id} {case.name} {transport} {state}"
                     target = TARGETS_MS.get((op.id, transport)) if not cold else None
                     note = f"n={len(times)}" + (f", target p50 ≤ {target:g} ms" if target else "")
-                    report(f"{name} p50", statistics.median(times), "ms", note)
-                    report(f"{name} p95", _p95(times), "ms")
+                    report(f"{name} p50", statistics.median(times), "ms", note,
+                           matrix_tags(op.id, transport, case.name, state, "p50", label))
+                    report(f"{name} p95", _p95(times), "ms", "",
+                           matrix_tags(op.id, transport, case.name, state, "p95", label))
     explain = next(op for op in OPERATIONS if op.id == "devcontext.explain")
     start = _mcp_cold_start(repo, explain, explain.benchmark_cases[0].arguments(ws.index))
     report(f"{label}: mcp cold start (spawn → initialise → first explain) p50",
-           statistics.median(start), "ms", f"n={len(start)}")
+           statistics.median(start), "ms", f"n={len(start)}",
+           {"figure": "mcp-start", "layer": label, "stat": "p50"})

@@ -7,6 +7,7 @@ import sys
 import time
 from pathlib import Path
 
+from ..benchresults import BenchResults, default_results_path, read_results
 from ..diagnostics import count_by_severity
 from ..gitinfo import read_git
 from ..outdir import check_out_dir, home_dir
@@ -36,9 +37,26 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--templates", metavar="DIR", help="templates directory (default: the bundled one)")
     p.add_argument("--base-url", metavar="URL", help="absolute URL the site is served at (for sitemap.xml)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar, only the summary")
+    p.add_argument("--bench-results", metavar="FILE",
+                   help="the results of `make bench` the reference and performance pages show "
+                   "(default: .bench/results.json of the repository, when it is there)")
     p.add_argument("--strict", action="store_true",
                    help="exit 1 when the layer has errors or warnings (the site is still written)")
     p.set_defaults(run=run)
+
+
+def bench_results(option: str | None, ws: Workspace) -> BenchResults | None:
+    """``--bench-results FILE``, else the repository's ``.bench/results.json`` when present
+    (a demo build has none, so its pages stay the same from run to run). Named on the pages
+    relative to the repository, or by its file name when outside it (never an absolute path)."""
+    path = Path(option) if option else None if ws.is_demo else default_results_path(ws.root)
+    if path is None:
+        return None
+    try:
+        shown = path.resolve().relative_to(ws.root.resolve()).as_posix()
+    except ValueError:
+        shown = path.name
+    return read_results(path, shown)
 
 
 def site_label(ws: Workspace) -> str:
@@ -58,6 +76,7 @@ def run(args: argparse.Namespace) -> int:
         templates=templates_dir(args.templates),
         base_url=args.base_url,
         files=ws.tree.files,
+        bench=bench_results(args.bench_results, ws),
     )
     files = build_site(inputs, Progress(stage=progress.stage, step=progress.step))
     stats = write_site(files, target)

@@ -20,12 +20,15 @@ from .models import ErrorBody
 from .registry import OPERATIONS, Operation
 from .schemas import input_schema, model_schema
 
-__all__ = ["COMPONENT_REF", "OPENAPI_FILE", "OPENAPI_ROUTE", "openapi_document"]
+__all__ = ["COMPONENT_REF", "OPENAPI_FILE", "OPENAPI_ROUTE", "REFERENCE_URL", "openapi_document"]
 
 OPENAPI_ROUTE = "/api/openapi.json"
 #: Where the build writes it, relative to the output directory.
 OPENAPI_FILE = "api/openapi.json"
 COMPONENT_REF = "#/components/schemas/{model}"
+#: An operation's reference page, relative to the document (``reference/<id>.html`` of the
+#: site, which the live server serves beside it).
+REFERENCE_URL = "../reference/{id}.html"
 
 #: Error statuses every route may answer, and what each means.
 ERROR_RESPONSES = {
@@ -108,6 +111,8 @@ def _path_item(op: Operation) -> dict[str, Any]:
         "tags": [op.module],
         "parameters": _parameters(op),
         "responses": responses,
+        "externalDocs": {"description": "The operation's reference page on the site.",
+                         "url": REFERENCE_URL.format(id=op.id)},
         "security": [{}, {"bearer": []}],
         "x-devcontext": {
             "kind": op.kind,

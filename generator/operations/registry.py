@@ -189,30 +189,32 @@ OBJECT_CASES = (
 
 
 NON_BLANK = {"pattern": r"\S"}
-#: The request fields' meanings are the contract's (``spec/devcontext-explain.md``, the
-#: input schema's descriptions); the engine's models carry none, so they are given here.
+#: The request fields' meanings are the contract's (``spec/devcontext-explain-input.schema.json``,
+#: word for word, but for the defaults, stated by value, and the issue's slug, which the
+#: product also takes); the engine's models carry none, so they are given here.
 REQUEST_CONSTRAINTS = {
-    "issue": {**NON_BLANK, "description": "An issue id (`I0301`), slug or canonical "
-              "identifier. Its milestone, dependencies, declared scope and the decisions over "
-              "that scope follow from it."},
+    "issue": {**NON_BLANK, "description": "An issue id (`I0301`), its slug or its canonical "
+              "identifier. Its milestone, its dependencies, its declared scope and the "
+              "decisions over that scope follow from it."},
     "milestone": {**NON_BLANK, "description": "A milestone id or slug, or its canonical "
                   "identifier."},
     "intent": {"description": "What the session is trying to do, in words. The only input "
-               "the compiler infers from; every entry it produces says so and carries a "
+               "the compiler infers from, and every entry it produces says so and carries a "
                "confidence below one."},
     "paths": {"description": "Repository-relative paths the work touches, added to whatever "
               "the seeds declare."},
     "uris": {"description": "Canonical identifiers to seed with directly, for a request about "
              "something that is neither an issue nor a milestone."},
-    "budget_tokens": {"minimum": 1, "description": "Ceiling in estimated tokens; "
+    "budget_tokens": {"minimum": 1, "description": "The ceiling in estimated tokens; "
                       f"{DEFAULT_BUDGET_TOKENS} when absent."},
     "max_depth": {"minimum": 0, "description": "How far from a seed the walk goes; "
                   f"{DEFAULT_MAX_DEPTH} when absent."},
     "floor": {"minimum": 0, "maximum": 1, "description": "Relevance below which an entry is "
               f"reported rather than given; {DEFAULT_FLOOR:g} when absent."},
     "all_blocking_rules": {"description": "Every blocking rule of the layer, not only the "
-                           "ones the work reaches. Usually over budget: the answer then says "
-                           "`over_budget` instead of dropping what it may not drop."},
+                           "ones the work reaches. Honest and usually over budget: the answer "
+                           "then says `over_budget` rather than dropping what it may not "
+                           "drop."},
 }
 #: Longer digit strings are refused by the query engine (``query.operations.MAX_DIGITS``).
 _DIGITS_MAX = 999_999_999

@@ -15,6 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from .descriptions import DESCRIPTIONS
 from .registry import Operation
 
 __all__ = ["TOKEN_PROPERTY", "input_schema", "model_schema", "output_schema"]
@@ -27,7 +28,22 @@ TOKEN_PROPERTY = {
 
 @cache
 def _schema(model: type[BaseModel], ref_template: str) -> dict[str, Any]:
-    return model.model_json_schema(by_alias=True, mode="validation", ref_template=ref_template)
+    schema = model.model_json_schema(by_alias=True, mode="validation", ref_template=ref_template)
+    _describe(model.__name__, schema)
+    for name, sub in schema.get("$defs", {}).items():
+        _describe(name, sub)
+    return schema
+
+
+def _describe(name: str, schema: dict[str, Any]) -> None:
+    """The contract's prose (:data:`.descriptions.DESCRIPTIONS`) on a type and its properties:
+    the engine's models carry the shapes and few words."""
+    texts = DESCRIPTIONS.get(name, {})
+    if "" in texts:
+        schema["description"] = texts[""]
+    for prop, text in texts.items():
+        if prop and prop in schema.get("properties", {}):
+            schema["properties"][prop]["description"] = text
 
 
 def model_schema(model: type[BaseModel], ref_template: str = "#/$defs/{model}") -> dict[str, Any]:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator, Mapping
 
+from ..benchresults import BenchResults
 from ..engine.compile import GitInfo
 from ..index import Index
 from .markdown import MarkdownRenderer
@@ -43,11 +44,14 @@ class SiteInputs:
     #: The source tree the index was built from (``Workspace.tree.files``): each context's
     #: pack carries its selected entries' own bytes.
     files: Mapping[str, bytes] | None = None
+    #: The ``make bench`` results the reference and performance pages show (``--bench-results``).
+    bench: BenchResults | None = None
 
 
 def page_kit(inputs: SiteInputs) -> PageKit:
     return PageKit(index=inputs.index, env=make_environment(inputs.templates),
-                   md=MarkdownRenderer(), label=inputs.label, files=inputs.files)
+                   md=MarkdownRenderer(), label=inputs.label, files=inputs.files,
+                   bench=inputs.bench)
 
 
 def build_site(inputs: SiteInputs, progress: Progress | None = None) -> Iterator[tuple[str, bytes]]:

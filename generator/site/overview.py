@@ -17,7 +17,9 @@ from .pages.dashboard import dashboard_page
 from .pages.diagnostics import diagnostics_page
 from .pages.kind import kind_page
 from .pages.kit import PageKit
+from .pages.performance import performance_page
 from .pages.plan import plan_page
+from .pages.reference import reference_files, reference_paths
 from .pages.search import search_json, search_page
 from .pages.site_json import SiteIndexParts, objects_json, schema_json, site_index_parts
 from .pages.sitemap import not_found_page, sitemap
@@ -31,10 +33,11 @@ STATIC_FILES = ("style.css", "search.js", "copy.js", "favicon.svg")
 
 #: Templates only the overview pages use (a change to one re-renders only those).
 OVERVIEW_TEMPLATES = ("dashboard.html", "plan.html", "diagnostics.html", "search.html", "404.html",
-                      "kind.html", "rows.html")
+                      "kind.html", "rows.html", "reference.html", "performance.html")
 
 #: The overview pages every site has (the kind pages come with the kinds).
-FIXED_PAGES = ("index.html", "plan.html", "diagnostics.html", "search.html", "404.html")
+FIXED_PAGES = ("index.html", "plan.html", "diagnostics.html", "search.html", "404.html",
+               *reference_paths(), "performance.html")
 
 
 @dataclass(frozen=True)
@@ -97,6 +100,9 @@ def overview_files(kit: PageKit, answers: SiteAnswers, *, templates: Path,
         OverviewFile("diagnostics.html", "layer", lambda: diagnostics_page(kit)),
         OverviewFile("search.html", "layer", lambda: search_page(kit, search())),
     ]
+    # the reference pages show the registry and the benchmark results the build was given
+    files += [OverviewFile(rel, "templates", make) for rel, make in reference_files(kit)]
+    files.append(OverviewFile("performance.html", "templates", lambda: performance_page(kit)))
     for kind in sorted(index.by_kind):
         files.append(OverviewFile(urls.kind_page(kind), f"kind:{kind}",
                                   lambda kind=kind: kind_page(kit, answers, kind)))

@@ -16,6 +16,7 @@ from ..pack.models import Pack
 
 __all__ = [
     "ContextSummary",
+    "OperationLink",
     "SiteIndex",
     "ObjectSummary",
     "ObjectsIndex",
@@ -51,6 +52,16 @@ class ContextSummary(_Model):
     over_budget: bool
 
 
+class OperationLink(_Model):
+    """One operation of the registry: its reference page, and its HTTP route when the live
+    API answers it (``devcontext serve``; the OpenAPI document is ``api/openapi.json``)."""
+
+    id: str
+    summary: str
+    page: str
+    http_route: str | None = None
+
+
 class SiteIndex(_Model):
     """``api/v1/index.json``: the layer at a glance and every compiled context."""
 
@@ -65,6 +76,8 @@ class SiteIndex(_Model):
     defaults: dict[str, float | int]
     contexts: list[ContextSummary]
     issue_states: dict[str, int]
+    #: Every operation with its reference page (``reference/<id>.html``).
+    operations: list[OperationLink] = []
 
 
 class ObjectSummary(_Model):

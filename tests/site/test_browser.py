@@ -49,7 +49,7 @@ def test_pages_render_from_file_without_console_errors(browser, site, page, tmp_
     try:
         p = watch.open((site / page).as_uri())
         assert p.locator("h1").count() == 1
-        assert p.locator("header.top nav a").count() == 4
+        assert p.locator("header.top nav a").count() == 6  # kit.NAV: with Reference, Performance
         p.screenshot(path=str(tmp_path / "page.png"), full_page=False)
         assert watch.errors == []
     finally:

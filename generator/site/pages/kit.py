@@ -8,6 +8,7 @@ from typing import Any, Callable, Hashable, Mapping
 
 from jinja2 import Environment
 
+from ...benchresults import BenchResults
 from ...index import Index
 from ...model import LayerObject
 from .. import urls
@@ -20,7 +21,8 @@ __all__ = ["PageKit", "NAV"]
 
 #: The navigation bar: (label, page).
 NAV = (("Dashboard", "index.html"), ("Plan", "plan.html"), ("Search", "search.html"),
-       ("Diagnostics", "diagnostics.html"))
+       ("Diagnostics", "diagnostics.html"), ("Reference", "reference/index.html"),
+       ("Performance", "performance.html"))
 
 #: Only these pages name the layer's fingerprint: a page that does not depend on an edit
 #: must not change because of it (incremental rebuilds).
@@ -39,6 +41,9 @@ class PageKit:
     #: The source tree the index was built from (repo path -> bytes, as read): the packs
     #: carry the selected entries' own bytes. None: no tree given (a pack then refuses).
     files: Mapping[str, bytes] | None = None
+    #: The ``make bench`` results the reference and performance pages show (``--bench-results``);
+    #: None: the pages say how to produce them (a demo or golden build has none).
+    bench: BenchResults | None = None
     #: ``templates/rows.html``'s module, looked up once (each lookup stats the file; a first
     #: build of a large layer renders 40,000 rows).
     _rows_module: Any = field(default=None, init=False, repr=False)

@@ -18,6 +18,7 @@ from ..contexts import SiteAnswers
 from ..jsonrows import Raw, json_with_rows
 from ..records import SCHEMAS, ContextSummary, ObjectSummary, SiteIndex, schema_of
 from .kit import PageKit
+from .reference import operation_links
 
 __all__ = ["SiteIndexParts", "site_index_parts", "objects_json", "schema_json"]
 
@@ -63,7 +64,8 @@ def site_index_parts(kit: PageKit, answers: SiteAnswers) -> SiteIndexParts:
         defaults={"budget_tokens": DEFAULT_BUDGET_TOKENS, "floor": DEFAULT_FLOOR,
                   "max_depth": DEFAULT_MAX_DEPTH},
         contexts=[],
-        issue_states={s: state_counts.get(s, 0) for s in STATES})
+        issue_states={s: state_counts.get(s, 0) for s in STATES},
+        operations=operation_links())
     return SiteIndexParts(head=head, rows=rows, over_budget=over)
 
 
