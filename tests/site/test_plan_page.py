@@ -20,6 +20,7 @@ SVG = "{http://www.w3.org/2000/svg}"
 #: path, ready work, what blocks what) and every title in full, so the bound is half of that,
 #: not a third: the saving is the empty boxes and one-line issue rows, not hidden content.
 HEIGHT_BOUND = 16_557 // 2
+REAL_LAYER = Path(__file__).resolve().parents[3] / "shared" / "data" / "majordomus-layer"
 
 
 def _milestone(id: str, title: str, depends_on: list[str] | None = None) -> str:
@@ -116,9 +117,7 @@ def real_site(tmp_path_factory, request) -> tuple[Path, Workspace]:
 
 
 @pytest.fixture(scope="module")
-def real_layer(request) -> Path:  # module-scoped twin of conftest's
-    from conftest import REAL_LAYER
-
+def real_layer() -> Path:  # module-scoped twin of tests/conftest.py's
     if not (REAL_LAYER / ".ai" / "manifest.yaml").is_file():
         pytest.skip("../shared/data/majordomus-layer is not present")
     return REAL_LAYER
