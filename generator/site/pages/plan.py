@@ -1,15 +1,21 @@
-"""The plan (``plan.html``): milestones with their issues and derived states, and the
-dependency picture."""
+"""The plan (``plan.html``): what a team reads to decide what to do next.
+
+Near the top: the critical path, the ready work and what blocks what; then the milestone
+dependency picture; then every milestone with its issues, their derived states and full
+titles, each linking to its compiled context. The values come from
+:func:`..plan.model.build_plan`; this module adds the links and the words.
+"""
 
 from __future__ import annotations
-
-from collections import Counter
 
 from ...model import LayerObject
 from ...states import STATES
 from .. import urls
 from ..contexts import SiteAnswers
-from ..svg import plan_graph
+from ..i18n import _, ngettext
+from ..plan.model import CLOSED, Plan, build_plan
+from ..plan.picture import plan_picture
+from ..svg import STATE_COLORS
 from .kit import PageKit
 
 __all__ = ["plan_view", "plan_page"]
@@ -19,48 +25,113 @@ PAGE = "plan.html"
 
 def plan_view(kit: PageKit, answers: SiteAnswers) -> dict:
     index = kit.index
-    issues_by_ms: dict[str, list[LayerObject]] = {}
-    orphans = []
-    for issue in sorted(index.by_kind.get("issue", []), key=lambda o: o.uri):
-        targets = [e.target for e in index.out_edges.get(issue.uri, []) if e.kind == "belongs_to"]
-        if targets:
-            issues_by_ms.setdefault(targets[0], []).append(issue)
-        else:
-            orphans.append(issue)
-    nodes, edges, sections = [], [], []
-    for ms in sorted(index.by_kind.get("milestone", []), key=lambda o: o.uri):
-        issues = issues_by_ms.get(ms.uri, [])
-        counts = Counter(index.issue_states[i.uri].state for i in issues)
-        key = answers.context_of_uri.get(ms.uri)
-        anchor = "m-" + urls.encode_name(ms.identity)
-        nodes.append({"id": ms.uri, "label": ms.title or ms.identity, "href": "#" + anchor,
-                      "counts": {s: counts.get(s, 0) for s in STATES}})
-        deps = [e.target for e in index.out_edges.get(ms.uri, []) if e.kind == "depends_on"]
-        edges.extend((ms.uri, target) for target in deps)
-        sections.append({"obj": ms, "anchor": anchor,
-                         "context_href": kit.context_href(PAGE, key) if key else None,
-                         "object_href": kit.object_href(PAGE, ms.uri),
-                         "deps": [(target, kit.object_href(PAGE, target)) for target in deps],
-                         "issues": [_row(kit, answers, "plan_issue_row", i) for i in issues],
-                         "counts": [(s, counts.get(s, 0)) for s in STATES]})
-    return {"svg": plan_graph(nodes, edges), "sections": sections,
-            "orphans": [_row(kit, answers, "plan_orphan_row", i) for i in orphans],
-            "states": STATES}
+    plan = build_plan(index)
+    on_path = set(plan.critical)
+    ref = _Refs(kit, answers, plan)
+    sections, nodes, edges = [], [], []
+    for m in plan.milestones:
+        counts = dict(m.counts)
+        anchor = ref.anchor(m.obj.uri)
+        nodes.append({"id": m.obj.uri, "label": _title(m.obj), "sub": m.obj.identity,
+                      "href": "#" + anchor, "counts": counts, "critical": m.obj.uri in on_path,
+                      "tooltip": _("{title} — {summary}").format(
+                          title=_title(m.obj), summary=_summary(m.counts))})
+        edges.extend((m.obj.uri, d) for d in m.depends_on)
+        sections.append({
+            "obj": m.obj, "title": _title(m.obj), "anchor": anchor,
+            "context_href": ref.context(m.obj.uri), "object_href": kit.object_href(PAGE, m.obj.uri),
+            "deps": [ref.item(d) for d in m.depends_on],
+            "issues": [ref.issue(i.uri) for i in m.issues],
+            "counts": [(s, n) for s, n in m.counts if n], "summary": _summary(m.counts),
+            "critical": m.obj.uri in on_path, "finished": m.finished})
+    picture = plan_picture(nodes, edges, STATE_COLORS)
+    linked = {x for a, b in edges for x in (a, b)}
+    unlinked = sum(1 for n in nodes if n["id"] not in linked)
+    return {
+        "svg": picture, "sections": sections, "states": STATES,
+        "critical": [ref.item(u) for u in plan.critical],
+        "ready": [ref.issue(u) for u in plan.ready],
+        "n_blocked": len(plan.blocked),
+        "blocks": [{"by": ref.item(u) if u in index.objects else None,
+                    "missing": None if u in index.objects else u.rsplit("/", 1)[-1],
+                    "holds": [ref.item(h) for h in held]} for u, held in plan.blocks],
+        "cycles": [_("Milestones depend on each other in a cycle ({chain}); the picture draws "
+                     "it, but none of them can finish first. Remove one `depends_on` entry.")
+                   .format(chain=" → ".join(index.objects[u].identity for u in c))
+                   for c in plan.milestone_cycles],
+        "unlinked_note": ngettext(
+            "{n} milestone depends on no other and no other depends on it; it is listed below, "
+            "not drawn.",
+            "{n} milestones depend on no other and no other depends on them; they are listed "
+            "below, not drawn.", unlinked).format(n=unlinked) if unlinked and picture else "",
+        "orphans": [ref.issue(i.uri) for i in plan.orphans],
+        "n_milestones": len(plan.milestones),
+        "bare": sum(1 for m in plan.milestones if not m.issues),
+        "n_issues": sum(len(m.issues) for m in plan.milestones) + len(plan.orphans),
+    }
 
 
 def plan_page(kit: PageKit, answers: SiteAnswers) -> bytes:
-    return kit.render("plan.html", PAGE, title="Plan", **plan_view(kit, answers))
+    return kit.render("plan.html", PAGE, title=_("Plan"), **plan_view(kit, answers))
 
 
-def _row(kit: PageKit, answers: SiteAnswers, macro: str, issue: LayerObject) -> str:
-    index = kit.index
-    key = answers.context_of_uri.get(issue.uri)
-    deps = [(e.target.rsplit("/", 1)[-1], kit.object_href(PAGE, e.target))
-            for e in index.out_edges.get(issue.uri, []) if e.kind == "depends_on"]
-    deps += [(u.reference, None) for u in index.unresolved_by_source.get(issue.uri, [])
-             if u.field == "depends_on"]
-    row = {"obj": issue, "state": index.issue_states[issue.uri], "deps": deps,
-           "context_href": kit.context_href(PAGE, key) if key else None,
-           "object_href": kit.object_href(PAGE, issue.uri)}
-    return kit.row_html(macro, issue, row, (
-        row["state"], tuple(row["deps"]), row["context_href"], row["object_href"]))
+def _title(obj: LayerObject) -> str:
+    return obj.title or obj.identity
+
+
+def _summary(counts) -> str:
+    total = sum(n for _s, n in counts)
+    if not total:
+        return _("no issues yet")
+    done = sum(n for s, n in counts if s in CLOSED)
+    return ngettext("{done} of {total} issue closed", "{done} of {total} issues closed",
+                    total).format(done=done, total=total)
+
+
+class _Refs:
+    """What a row of the page shows of an issue or a milestone, with its links."""
+
+    def __init__(self, kit: PageKit, answers: SiteAnswers, plan: Plan) -> None:
+        self.kit, self.answers, self.plan = kit, answers, plan
+        self.on_path = set(plan.critical)
+        self.summary = {m.obj.uri: _summary(m.counts) for m in plan.milestones}
+
+    def anchor(self, uri: str) -> str:
+        return "m-" + urls.encode_name(self.kit.index.objects[uri].identity)
+
+    def context(self, uri: str) -> str | None:
+        key = self.answers.context_of_uri.get(uri)
+        return self.kit.context_href(PAGE, key) if key else None
+
+    def item(self, uri: str) -> dict:
+        """An issue or a milestone as a step of a chain or a blocker."""
+        obj = self.kit.index.objects[uri]
+        if uri in self.plan.issue_states:
+            return self.issue(uri)
+        if obj.kind == "milestone":
+            return {"kind": "milestone", "identity": obj.identity, "title": _title(obj),
+                    "href": "#" + self.anchor(uri), "context_href": self.context(uri),
+                    "summary": self.summary[uri], "critical": uri in self.on_path}
+        return {"kind": obj.kind, "identity": obj.identity, "title": _title(obj),
+                "href": self.kit.object_href(PAGE, uri), "context_href": None,
+                "summary": "", "critical": False}
+
+    def issue(self, uri: str) -> dict:
+        index = self.kit.index
+        obj = index.objects[uri]
+        state = self.plan.issue_states[uri]
+        ms = self.plan.milestone_of.get(uri)
+        deps = [(e.target.rsplit("/", 1)[-1], self.kit.object_href(PAGE, e.target))
+                for e in index.out_edges.get(uri, []) if e.kind == "depends_on"]
+        deps += [(u.reference, None) for u in index.unresolved_by_source.get(uri, [])
+                 if u.field == "depends_on"]
+        return {"kind": "issue", "identity": obj.identity, "title": _title(obj),
+                "href": self.context(uri) or self.kit.object_href(PAGE, uri),
+                "context_href": self.context(uri), "object_href": self.kit.object_href(PAGE, uri),
+                "state": state.state, "reasons": state.reasons, "deps": deps,
+                # why it is in its state; a READY issue with no dependency needs no words
+                "why": "; ".join(state.reasons) if deps or state.state != "READY" else "",
+                "milestone": ({"title": _title(index.objects[ms]), "href": "#" + self.anchor(ms),
+                               "identity": index.objects[ms].identity}
+                              if ms else None),
+                "summary": "", "critical": uri in self.on_path}
