@@ -3,7 +3,7 @@ warning per cycle, found over the index's ``supersedes`` edges."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from .diagnostics import Diagnostic
 from .model import LayerObject
@@ -14,10 +14,11 @@ if TYPE_CHECKING:
 __all__ = ["supersede_cycles"]
 
 
-def supersede_cycles(out_edges: dict[str, list[Edge]],
-                     objects: dict[str, LayerObject]) -> list[Diagnostic]:
+def supersede_cycles(out_edges: dict[str, list[Edge]], objects: dict[str, LayerObject],
+                     edge_line: Callable[[Edge], int | None]) -> list[Diagnostic]:
     """One warning per cycle of ``supersedes`` (A replaces B, B replaces A): the engine keeps
-    whichever it meets first, which is no one's decision. Linear in the edges."""
+    whichever it meets first, which is no one's decision. Linear in the edges. The warning
+    is at the first decision's ``supersedes`` item naming the next (``edge_line``)."""
     succ = {src: sorted(e.target for e in edges if e.kind == "supersedes")
             for src, edges in out_edges.items()}
     done: set[str] = set()
@@ -46,7 +47,8 @@ def supersede_cycles(out_edges: dict[str, list[Edge]],
                 found.append(Diagnostic(
                     severity="warning", code="supersedes_cycle",
                     path=first.provenance.path if first else None,
-                    line=first.line_of("supersedes") if first else None,
+                    line=_line_of_step(out_edges, cycle[0], (cycle + [child])[1], edge_line)
+                    if first else None,
                     message=f"decisions supersede each other in a cycle ({names}); which one "
                     "holds is undecided. Remove one `supersedes` entry."))
             elif child not in done and child in succ:
@@ -54,3 +56,9 @@ def supersede_cycles(out_edges: dict[str, list[Edge]],
                 path.append(child)
                 stack.append((child, iter(succ[child])))
     return found
+
+
+def _line_of_step(out_edges: dict[str, list[Edge]], source: str, target: str,
+                  edge_line: Callable[[Edge], int | None]) -> int | None:
+    edge = next(e for e in out_edges[source] if e.kind == "supersedes" and e.target == target)
+    return edge_line(edge)

@@ -365,11 +365,27 @@ class _Builder:
                 self.unresolved.extend(found[2])
         return refs
 
+    def _edge_line(self, edge: Edge) -> int | None:
+        """The line of the list item that made ``edge`` (the field's line when no single
+        item did): a diagnostic about an edge points at the reference, not at its key."""
+        obj = self.objects.get(edge.source)
+        if obj is None:
+            return None
+        for relation in RELATIONS:
+            if (relation.field != edge.field or relation.edge != edge.kind or relation.inverted
+                    or relation.declaring_kind not in ("*", obj.kind)):
+                continue
+            for raw, line in self._references(obj, relation):
+                outcome, value = self._resolve(relation.target, raw)
+                if outcome == "edges" and edge.target in value:
+                    return line
+        return obj.line_of(edge.field) or obj.line_of("@member")
+
     def _diagnostics(self, state_diags: list[Diagnostic], out_edges: dict[str, list[Edge]],
                      unresolved: list[Unresolved]) -> list[Diagnostic]:
         """The layer's, the states', the supersede cycles' and one per unresolved reference."""
         diagnostics = list(self.layer.diagnostics) + state_diags
-        diagnostics.extend(supersede_cycles(out_edges, self.objects))
+        diagnostics.extend(supersede_cycles(out_edges, self.objects, self._edge_line))
         for item in unresolved:
             diagnostics.append(
                 Diagnostic(
@@ -394,7 +410,7 @@ class _Builder:
         unresolved = sorted(set(self.unresolved))
         unresolved_by_source = _grouped(unresolved, lambda u: u.source)
         states, state_diags = derive_issue_states(
-            self.by_kind.get("issue", []), out_edges, unresolved_by_source
+            self.by_kind.get("issue", []), out_edges, unresolved_by_source, self._edge_line
         )
         if self.previous_paths is not None:
             paths = self.previous_paths  # the same objects at the same paths

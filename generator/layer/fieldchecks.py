@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from ..model import uri_for
+from .fieldlines import item_line
 from .filecontext import FileContext
 from .scalars import scalar_text, words
 
@@ -50,7 +51,9 @@ def check_types(ctx: FileContext, kind: str, fields: dict, lines: dict[str, int]
             )
             out[key] = None
         elif key in list_fields and isinstance(value, list):
-            bad = [item for item in value if isinstance(item, (list, dict)) or item is None]
+            at = [i for i, item in enumerate(value)
+                  if isinstance(item, (list, dict)) or item is None]
+            bad = [value[i] for i in at]
             if bad and key not in ("related", "claims", "governance"):
                 ctx.diag(
                     "warning",
@@ -58,7 +61,7 @@ def check_types(ctx: FileContext, kind: str, fields: dict, lines: dict[str, int]
                     f"field `{key}` of {label} should list text items; found "
                     f"{words(bad[0])} among them. Write each item as plain text; "
                     + (f"{len(bad)} items were ignored." if len(bad) != 1 else "1 item was ignored."),
-                    lines.get(key),
+                    item_line(lines, key, at[0]),
                 )
                 out[key] = [item for item in value if item not in bad]
         elif key in _TEXT_FIELDS and isinstance(value, (list, dict)):
@@ -93,7 +96,8 @@ def check_paths(ctx: FileContext, fields: dict, lines: dict[str, int], label: st
     """Warn about path items that can never name a file of the repository."""
     for key in sorted(_PATH_FIELDS & fields.keys()):
         value = fields[key]
-        for item in [value] if isinstance(value, str) else value if isinstance(value, list) else []:
+        items = value if isinstance(value, list) else [value] if isinstance(value, str) else []
+        for i, item in enumerate(items):
             why = _foreign_path(item) if isinstance(item, str) else None
             if why is not None:
                 ctx.diag(
@@ -102,7 +106,7 @@ def check_paths(ctx: FileContext, fields: dict, lines: dict[str, int], label: st
                     f"field `{key}` of {label} names `{item}`, which {why}; paths are relative to "
                     "the repository root, with `/` between names, so it matches nothing. Write "
                     "it as a repository path (e.g. `lib/tool.sh`).",
-                    lines.get(key),
+                    item_line(lines, key, i) if isinstance(value, list) else lines.get(key),
                 )
 
 
@@ -118,11 +122,13 @@ def check_self_references(ctx: FileContext, kind: str, identity: str, fields: di
     for key in _SELF_FIELDS:
         value = fields.get(key)
         items = [value] if isinstance(value, str) else value if isinstance(value, list) else []
-        if any(scalar_text(item) is not None and scalar_text(item).strip() in own for item in items):
+        at = next((i for i, item in enumerate(items)
+                   if scalar_text(item) is not None and scalar_text(item).strip() in own), None)
+        if at is not None:
             ctx.diag(
                 "warning",
                 "self_reference",
                 f"field `{key}` of {label} names `{identity}` itself; the reference is ignored. "
                 f"Remove it from `{key}`.",
-                lines.get(key),
+                item_line(lines, key, at) if isinstance(value, list) else lines.get(key),
             )

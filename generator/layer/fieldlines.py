@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["top_level_lines", "item_lines", "with_item_lines"]
+__all__ = ["top_level_lines", "item_lines", "with_item_lines", "item_line"]
 
 
 def top_level_lines(text: str, offset: int) -> dict[str, int]:
@@ -63,3 +63,9 @@ def with_item_lines(fields: dict[str, Any], lines: dict[str, int], text: str,
         for i, number in enumerate(item_lines(text_lines, at, count)):
             out[f"{key}[{i}]"] = number + offset
     return out
+
+
+def item_line(lines: dict[str, int], key: str, i: int) -> int | None:
+    """The line of item ``i`` of list field ``key``: its own when the list is a block list,
+    else the key's (an inline list, or a record whose lines are not known)."""
+    return lines.get(f"{key}[{i}]") or lines.get(key)
