@@ -7,7 +7,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: site test bench loadtest serve check golden browser clean
+.PHONY: site test bench compare loadtest serve check golden browser clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,14 @@ check: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks.run
+
+# Two git refs' full builds (demo, real layer, synthetic medium) timed side by side,
+# alternating, with the medians' ratio and each tree's SHA-256 (.bench/compare.json).
+# Not part of `make test`: make compare REFS="f3033b1 HEAD" [ROUNDS=3]
+REFS   ?= main HEAD
+ROUNDS ?= 3
+compare: $(STAMP)
+	$(BIN)/python -m benchmarks.compare_refs $(REFS) --rounds $(ROUNDS)
 
 # `devcontext serve` under load on loopback while the layer is edited (bounded; prints
 # requests/s, p50/p95 latency, 5xx count, RSS before/after, slow clients cut off).

@@ -10,7 +10,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable, TypeVar
 
 from .diagnostics import Diagnostic, sort_diagnostics
 from .fields import slug as field_slug
@@ -20,6 +20,7 @@ from .layer.loader import Layer
 from .layer.records import scalar_text
 from .model import LayerObject, uri_for
 from .paths import is_within, normalise_path
+from .cycles import supersede_cycles
 from .relations import RELATIONS, TYPED_ALIASES, Relation
 from .states import IssueState, derive_issue_states
 
@@ -128,6 +129,8 @@ class Index:
     def counts_by_kind(self) -> dict[str, int]:
         return {k: len(v) for k, v in sorted(self.by_kind.items())}
 
+
+_T = TypeVar("_T")
 
 _ADR_NUMBER = re.compile(r"^(?:adr-?)?0*(\d+)$", re.I)
 
@@ -326,10 +329,9 @@ class _Builder:
             return _NO_REFS
         return tuple(self._edges), tuple(self._externals), tuple(self._unresolved)
 
-    def build(self) -> Index:
+    def _index_paths(self) -> None:
+        """Objects by path, for path references (a previous index's, when there is one)."""
         previous = self.previous
-        before = previous.objects if previous is not None else {}
-        before_refs = previous._reuse.refs if previous is not None and previous._reuse else {}
         if previous is None:
             self._path_objects: dict[str, list[LayerObject]] = {}
             for obj in self.layer.objects:
@@ -338,6 +340,13 @@ class _Builder:
             self._path_objects = {}
             for path, uri in previous._paths:
                 self._path_objects.setdefault(path, []).append(self.objects[uri])
+
+    def _resolve_all(self) -> dict[str, _Refs]:
+        """Every object's references resolved (or reused from the previous index, for the
+        very same object), gathered into the builder's edges, externals and unresolved."""
+        previous = self.previous
+        before = previous.objects if previous is not None else {}
+        before_refs = previous._reuse.refs if previous is not None and previous._reuse else {}
         # the relations each kind declares, in table order (most kinds declare one or two)
         by_kind: dict[str, list[Relation]] = {}
         refs: dict[str, _Refs] = {}
@@ -354,26 +363,29 @@ class _Builder:
                 self.edges.update(found[0])
                 self.externals.update(found[1])
                 self.unresolved.extend(found[2])
-        edges = [Edge(*t) for t in sorted(self.edges)]
-        out_edges: dict[str, list[Edge]] = {}
-        in_edges: dict[str, list[Edge]] = {}
-        for edge in edges:
-            out_edges.setdefault(edge.source, []).append(edge)
-            in_edges.setdefault(edge.target, []).append(edge)
-        externals = [ExternalRef(*t) for t in sorted(self.externals)]
-        externals_by_source: dict[str, list[ExternalRef]] = {}
-        for ext in externals:
-            externals_by_source.setdefault(ext.source, []).append(ext)
-        unresolved = sorted(set(self.unresolved))
-        unresolved_by_source: dict[str, list[Unresolved]] = {}
-        for item in unresolved:
-            unresolved_by_source.setdefault(item.source, []).append(item)
+        return refs
 
-        states, state_diags = derive_issue_states(
-            self.by_kind.get("issue", []), out_edges, unresolved_by_source
-        )
+    def _edge_line(self, edge: Edge) -> int | None:
+        """The line of the list item that made ``edge`` (the field's line when no single
+        item did): a diagnostic about an edge points at the reference, not at its key."""
+        obj = self.objects.get(edge.source)
+        if obj is None:
+            return None
+        for relation in RELATIONS:
+            if (relation.field != edge.field or relation.edge != edge.kind or relation.inverted
+                    or relation.declaring_kind not in ("*", obj.kind)):
+                continue
+            for raw, line in self._references(obj, relation):
+                outcome, value = self._resolve(relation.target, raw)
+                if outcome == "edges" and edge.target in value:
+                    return line
+        return obj.line_of(edge.field) or obj.line_of("@member")
+
+    def _diagnostics(self, state_diags: list[Diagnostic], out_edges: dict[str, list[Edge]],
+                     unresolved: list[Unresolved]) -> list[Diagnostic]:
+        """The layer's, the states', the supersede cycles' and one per unresolved reference."""
         diagnostics = list(self.layer.diagnostics) + state_diags
-        diagnostics.extend(_supersede_cycles(out_edges, self.objects))
+        diagnostics.extend(supersede_cycles(out_edges, self.objects, self._edge_line))
         for item in unresolved:
             diagnostics.append(
                 Diagnostic(
@@ -385,6 +397,21 @@ class _Builder:
                     f"nothing: {item.correction}.",
                 )
             )
+        return sort_diagnostics(diagnostics)
+
+    def build(self) -> Index:
+        self._index_paths()
+        refs = self._resolve_all()
+        edges = [Edge(*t) for t in sorted(self.edges)]
+        out_edges = _grouped(edges, lambda e: e.source)
+        in_edges = _grouped(edges, lambda e: e.target)
+        externals = [ExternalRef(*t) for t in sorted(self.externals)]
+        externals_by_source = _grouped(externals, lambda e: e.source)
+        unresolved = sorted(set(self.unresolved))
+        unresolved_by_source = _grouped(unresolved, lambda u: u.source)
+        states, state_diags = derive_issue_states(
+            self.by_kind.get("issue", []), out_edges, unresolved_by_source, self._edge_line
+        )
         if self.previous_paths is not None:
             paths = self.previous_paths  # the same objects at the same paths
         else:
@@ -403,7 +430,7 @@ class _Builder:
             unresolved=unresolved,
             unresolved_by_source=unresolved_by_source,
             issue_states=states,
-            diagnostics=sort_diagnostics(diagnostics),
+            diagnostics=self._diagnostics(state_diags, out_edges, unresolved),
             _paths=paths,
             _reuse=_Resolved(by_identity=self.by_identity, by_stem=self.by_stem,
                              adr_numbers=self.adr_numbers, refs=refs),
@@ -444,46 +471,12 @@ class _Builder:
             )
 
 
-def _supersede_cycles(out_edges: dict[str, list[Edge]],
-                      objects: dict[str, LayerObject]) -> list[Diagnostic]:
-    """One warning per cycle of ``supersedes`` (A replaces B, B replaces A): the engine keeps
-    whichever it meets first, which is no one's decision. Linear in the edges."""
-    succ = {src: sorted(e.target for e in edges if e.kind == "supersedes")
-            for src, edges in out_edges.items()}
-    done: set[str] = set()
-    found: list[Diagnostic] = []
-    for start in sorted(succ):
-        if start in done or not succ[start]:
-            continue
-        path: list[str] = []
-        on_path: dict[str, int] = {}
-        stack = [(start, iter(succ.get(start, ())))]
-        path.append(start)
-        on_path[start] = 0
-        while stack:
-            node, it = stack[-1]
-            child = next(it, None)
-            if child is None:
-                stack.pop()
-                path.pop()
-                del on_path[node]
-                done.add(node)
-                continue
-            if child in on_path:
-                cycle = path[on_path[child]:]
-                first = objects.get(cycle[0])
-                names = " -> ".join(u.rsplit("/", 1)[-1] for u in cycle + [child])
-                found.append(Diagnostic(
-                    severity="warning", code="supersedes_cycle",
-                    path=first.provenance.path if first else None,
-                    line=first.line_of("supersedes") if first else None,
-                    message=f"decisions supersede each other in a cycle ({names}); which one "
-                    "holds is undecided. Remove one `supersedes` entry."))
-            elif child not in done and child in succ:
-                on_path[child] = len(path)
-                path.append(child)
-                stack.append((child, iter(succ[child])))
-    return found
+def _grouped(items: list[_T], key: Callable[[_T], str]) -> dict[str, list[_T]]:
+    """``items`` grouped by ``key``, each group in the items' order."""
+    out: dict[str, list[_T]] = {}
+    for item in items:
+        out.setdefault(key(item), []).append(item)
+    return out
 
 
 def build_index(layer: Layer, previous: Index | None = None) -> Index:

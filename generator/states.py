@@ -21,7 +21,7 @@ open (the reasons still name the open dependency).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
 from .diagnostics import Diagnostic
 
@@ -72,8 +72,11 @@ def derive_issue_states(
     issues: Iterable["LayerObject"],
     out_edges: dict[str, list["Edge"]],
     unresolved_by_source: dict[str, list["Unresolved"]],
+    edge_line: Callable[["Edge"], int | None] | None = None,
 ) -> tuple[dict[str, IssueState], list[Diagnostic]]:
-    """Every issue's state; dependency cycles are reported once each."""
+    """Every issue's state; dependency cycles are reported once each, at the first issue's
+    ``depends_on`` item naming the next issue of the cycle (``edge_line`` says where an
+    edge was written; without it, at the field's key)."""
     by_uri = {o.uri: o for o in issues}
     deps: dict[str, list[str]] = {
         uri: sorted(
@@ -115,7 +118,8 @@ def derive_issue_states(
                                 severity="warning",
                                 code="dependency_cycle",
                                 path=by_uri[child].provenance.path,
-                                line=by_uri[child].line_of("depends_on"),
+                                line=_cycle_line(by_uri[child], (cycle + [child])[1],
+                                                 out_edges, edge_line),
                                 message=f"issues depend on each other in a cycle ({names}); "
                                 "none of them can become READY. Remove one `depends_on` entry.",
                             )
@@ -127,6 +131,16 @@ def derive_issue_states(
             del position[uri]
             states[uri] = _decide(by_uri[uri], deps[uri], states, on_cycle, unresolved_by_source)
     return states, diagnostics
+
+
+def _cycle_line(obj: "LayerObject", target: str, out_edges: dict[str, list["Edge"]],
+                edge_line: Callable[["Edge"], int | None] | None) -> int | None:
+    """The line of ``obj``'s ``depends_on`` item naming ``target``."""
+    if edge_line is not None:
+        for edge in out_edges.get(obj.uri, ()):
+            if edge.kind == "depends_on" and edge.target == target:
+                return edge_line(edge)
+    return obj.line_of("depends_on")
 
 
 def _decide(

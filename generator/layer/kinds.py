@@ -51,7 +51,7 @@ class KindSpec:
     needs_front_matter: bool = False
     #: List files: one object per item of this key (``claims``, ``categories``).
     list_key: str | None = None
-    #: How a file name is expected to relate to the identity (see records.expected_stem).
+    #: How a file name is expected to relate to the identity (see naming.expected_stem).
     file_naming: str = "none"
 
 

@@ -1,0 +1,64 @@
+"""Decisions that supersede each other in a cycle (A replaces B, B replaces A): one
+warning per cycle, found over the index's ``supersedes`` edges."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable
+
+from .diagnostics import Diagnostic
+from .model import LayerObject
+
+if TYPE_CHECKING:
+    from .index import Edge
+
+__all__ = ["supersede_cycles"]
+
+
+def supersede_cycles(out_edges: dict[str, list[Edge]], objects: dict[str, LayerObject],
+                     edge_line: Callable[[Edge], int | None]) -> list[Diagnostic]:
+    """One warning per cycle of ``supersedes`` (A replaces B, B replaces A): the engine keeps
+    whichever it meets first, which is no one's decision. Linear in the edges. The warning
+    is at the first decision's ``supersedes`` item naming the next (``edge_line``)."""
+    succ = {src: sorted(e.target for e in edges if e.kind == "supersedes")
+            for src, edges in out_edges.items()}
+    done: set[str] = set()
+    found: list[Diagnostic] = []
+    for start in sorted(succ):
+        if start in done or not succ[start]:
+            continue
+        path: list[str] = []
+        on_path: dict[str, int] = {}
+        stack = [(start, iter(succ.get(start, ())))]
+        path.append(start)
+        on_path[start] = 0
+        while stack:
+            node, it = stack[-1]
+            child = next(it, None)
+            if child is None:
+                stack.pop()
+                path.pop()
+                del on_path[node]
+                done.add(node)
+                continue
+            if child in on_path:
+                cycle = path[on_path[child]:]
+                first = objects.get(cycle[0])
+                names = " -> ".join(u.rsplit("/", 1)[-1] for u in cycle + [child])
+                found.append(Diagnostic(
+                    severity="warning", code="supersedes_cycle",
+                    path=first.provenance.path if first else None,
+                    line=_line_of_step(out_edges, cycle[0], (cycle + [child])[1], edge_line)
+                    if first else None,
+                    message=f"decisions supersede each other in a cycle ({names}); which one "
+                    "holds is undecided. Remove one `supersedes` entry."))
+            elif child not in done and child in succ:
+                on_path[child] = len(path)
+                path.append(child)
+                stack.append((child, iter(succ[child])))
+    return found
+
+
+def _line_of_step(out_edges: dict[str, list[Edge]], source: str, target: str,
+                  edge_line: Callable[[Edge], int | None]) -> int | None:
+    edge = next(e for e in out_edges[source] if e.kind == "supersedes" and e.target == target)
+    return edge_line(edge)
