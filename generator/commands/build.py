@@ -12,6 +12,7 @@ from ..gitinfo import read_git
 from ..outdir import check_out_dir, home_dir
 from ..progress import TerminalProgress
 from ..site.build import Progress, SiteInputs, build_site
+from ..site.pages.sitemap import sitemap_base
 from ..site.templating import templates_dir
 from ..workspace import Workspace, resolve_repo
 from ..writer import write_site
@@ -72,6 +73,8 @@ def run(args: argparse.Namespace) -> int:
     seconds = time.perf_counter() - started
     for line in first_few(index.diagnostics, "error") + first_few(index.diagnostics, "warning"):
         print(line, file=sys.stdout)
+    if (note := sitemap_base(index, args.base_url).note) is not None:
+        print(note, file=sys.stdout)
     print(
         f"built {out}: {plural(stats.pages, 'page')}, {plural(stats.json_files, 'JSON file')}, "
         f"{stats.bytes / 1e6:.1f} MB; {plural(len(site_index['contexts']), 'context')} "
