@@ -11,6 +11,7 @@ from ...model import LayerObject
 from ...states import STATES
 from .. import urls
 from ..contexts import SiteAnswers
+from ..i18n import _
 from .diagnostics import code_anchor, file_anchor
 from .kit import PageKit
 from .site_json import SiteIndexParts
@@ -71,5 +72,5 @@ def dashboard_view(kit: PageKit, answers: SiteAnswers, site_index: SiteIndexPart
 
 def dashboard_page(kit: PageKit, answers: SiteAnswers, site_index: SiteIndexParts,
                    sitemap_note: str | None = None) -> bytes:
-    return kit.render("dashboard.html", PAGE, title="Dashboard",
+    return kit.render("dashboard.html", PAGE, title=_("Dashboard"),
                       **dashboard_view(kit, answers, site_index, sitemap_note))

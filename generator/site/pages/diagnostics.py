@@ -9,6 +9,7 @@ from collections import Counter
 from ...diagnostics import Diagnostic, count_by_severity
 from ...index import Index
 from .. import urls
+from ..i18n import _
 from .kit import PageKit
 
 __all__ = ["diagnostics_by_path", "diagnostics_view", "diagnostics_page", "file_anchor",
@@ -62,5 +63,5 @@ def diagnostics_view(kit: PageKit, sitemap_note: str | None = None) -> dict:
 
 
 def diagnostics_page(kit: PageKit, sitemap_note: str | None = None) -> bytes:
-    return kit.render("diagnostics.html", PAGE, title="Diagnostics",
+    return kit.render("diagnostics.html", PAGE, title=_("Diagnostics"),
                       **diagnostics_view(kit, sitemap_note))
