@@ -26,6 +26,8 @@ class SitemapBase:
 
     url: str | None
     note: str | None
+    #: The build summary's clause (short: the summary is one line), None with a sitemap.
+    summary: str | None = None
 
 
 def _absolute(url: str) -> bool:
@@ -48,12 +50,16 @@ def sitemap_base(index: Index, base_url: str | None) -> SitemapBase:
         return SitemapBase(None, _(
             "No sitemap.xml: `{field}` in {path} is `{value}`, not an absolute http(s) URL; "
             "write the URL the site is published at (https://…), or build with --base-url URL."
-        ).format(field=PROJECT_URL_FIELD, path=project.path, value=value))
+        ).format(field=PROJECT_URL_FIELD, path=project.path, value=value), _(
+            "no sitemap.xml ({field} in {path} is not an absolute URL)"
+        ).format(field=PROJECT_URL_FIELD, path=project.path))
     where = projects[0].path if projects else _("the layer's project file")
     return SitemapBase(None, _(
         "No sitemap.xml: a sitemap needs absolute URLs and the site's URL is not known; "
         "build with --base-url URL, or declare `{field}: URL` in {path}."
-    ).format(field=PROJECT_URL_FIELD, path=where))
+    ).format(field=PROJECT_URL_FIELD, path=where), _(
+        "no sitemap.xml (give --base-url URL, or {field} in the project file)"
+    ).format(field=PROJECT_URL_FIELD))
 
 
 def sitemap(pages: Iterable[str], base_url: str) -> bytes:
