@@ -13,6 +13,7 @@ from ..gitinfo import read_git
 from ..outdir import check_out_dir, home_dir
 from ..progress import TerminalProgress
 from ..site.build import Progress, SiteInputs, build_site
+from ..site.pages.sitemap import sitemap_base
 from ..site.templating import templates_dir
 from ..workspace import Workspace, resolve_repo
 from ..writer import write_site
@@ -91,11 +92,13 @@ def run(args: argparse.Namespace) -> int:
     seconds = time.perf_counter() - started
     for line in first_few(index.diagnostics, "error") + first_few(index.diagnostics, "warning"):
         print(line, file=sys.stdout)
+    summary = sitemap_base(index, args.base_url).summary
+    no_sitemap = f"{summary}; " if summary else ""
     print(
         f"built {out}: {plural(stats.pages, 'page')}, {plural(stats.json_files, 'JSON file')}, "
         f"{stats.bytes / 1e6:.1f} MB; {plural(len(site_index['contexts']), 'context')} "
         f"({over} over budget); {plural(counts['error'], 'error')}, "
-        f"{plural(counts['warning'], 'warning')}; {seconds:.1f}s",
+        f"{plural(counts['warning'], 'warning')}; {no_sitemap}{seconds:.1f}s",
         file=sys.stdout,
     )
     if args.strict and (counts["error"] or counts["warning"]):

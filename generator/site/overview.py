@@ -22,7 +22,7 @@ from .pages.plan import plan_page
 from .pages.reference import reference_files, reference_paths
 from .pages.search import search_json, search_page
 from .pages.site_json import SiteIndexParts, objects_json, schema_json, site_index_parts
-from .pages.sitemap import not_found_page, sitemap
+from .pages.sitemap import not_found_page, sitemap, sitemap_base
 from .records import SCHEMAS
 
 __all__ = ["OverviewFile", "overview_files", "site_pages", "STATIC_FILES", "OVERVIEW_TEMPLATES",
@@ -94,10 +94,13 @@ def overview_files(kit: PageKit, answers: SiteAnswers, *, templates: Path,
         path = templates / "static" / name
         if path.is_file():
             files.append(OverviewFile(f"static/{name}", "templates", path.read_bytes))
+    # no base URL, no sitemap (its <loc> must be absolute): the two pages say so
+    where = sitemap_base(index, base_url)
     files += [
-        OverviewFile("index.html", "layer", lambda: dashboard_page(kit, answers, site_index())),
+        OverviewFile("index.html", "layer",
+                     lambda: dashboard_page(kit, answers, site_index(), where.note)),
         OverviewFile("plan.html", "plan", lambda: plan_page(kit, answers)),
-        OverviewFile("diagnostics.html", "layer", lambda: diagnostics_page(kit)),
+        OverviewFile("diagnostics.html", "layer", lambda: diagnostics_page(kit, where.note)),
         OverviewFile("search.html", "layer", lambda: search_page(kit, search())),
     ]
     # the reference pages show the registry and the benchmark results the build was given
@@ -108,6 +111,9 @@ def overview_files(kit: PageKit, answers: SiteAnswers, *, templates: Path,
                                   lambda kind=kind: kind_page(kit, answers, kind)))
     pages = lambda: site_pages(sorted(answers.context_of_uri.values()), index.objects,  # noqa: E731
                                index.by_kind)
-    files += [OverviewFile("404.html", "templates", lambda: not_found_page(kit, base_url)),
-              OverviewFile("sitemap.xml", "pages", lambda: sitemap(pages(), base_url))]
+    files.append(OverviewFile("404.html", "templates", lambda: not_found_page(kit, base_url)))
+    if (url := where.url) is not None:
+        # a URL the project file declares changes with the layer, --base-url only with the pages
+        shows = "pages" if base_url else "layer"
+        files.append(OverviewFile("sitemap.xml", shows, lambda: sitemap(pages(), url)))
     return files

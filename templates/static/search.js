@@ -19,7 +19,8 @@
  * initial query. For other uses the API is window.DevcontextSearch:
  *   load() -> Promise<prepared>, prepare(indexJson) -> prepared, row(prepared, i),
  *   search(prepared, value, limit?) -> trace (throws SearchError {field, message}),
- *   render(trace, element), fold(text), splitTerms(folded), queryTerms(value, rules).
+ *   render(trace, element, showAll?, maxLimit?), fold(text), splitTerms(folded),
+ *   queryTerms(value, rules).
  *
  * Folding (see terms.py for the why): NFKD, lower-case, NFKD, drop nonspacing marks (Mn),
  * ß→ss, ς→σ; all-ASCII text is just lower-cased. Terms: maximal runs of letters, marks and
@@ -276,8 +277,12 @@
     return node;
   }
 
-  /** Render a trace from search() (or an Error) into `target`, replacing what it held. */
-  function render(trace, target) {
+  /**
+   * Render a trace from search() (or an Error) into `target`, replacing what it held. When
+   * the cap left hits out and `showAll(limit)` is given, a button asks for every match (up
+   * to the engine's max_limit, which the index states).
+   */
+  function render(trace, target, showAll, maxLimit) {
     target.replaceChildren();
     if (trace instanceof Error) {
       const p = el("p", "search-error", trace.message);
@@ -289,9 +294,25 @@
     const query = el("p", "search-query", "Query as executed: ");
     query.append(el("code", null, trace.query));
     box.append(query);
-    box.append(el("p", "search-counts",
+    const counts = el("p", "search-counts",
       `${trace.hits.length} shown of ${trace.candidates_matched} matched; ` +
-      `${trace.candidates_scanned} scanned.`));
+      `${trace.candidates_scanned} scanned.`);
+    box.append(counts);
+    if (showAll && trace.hits.length < trace.candidates_matched) {
+      const all = trace.candidates_matched;
+      const cap = maxLimit && maxLimit < all ? maxLimit : all;
+      if (cap > trace.hits.length) {
+        const button = el("button", "search-more",
+          cap === all ? `Show all ${all}` : `Show the first ${cap} of ${all}`);
+        button.type = "button";
+        button.addEventListener("click", () => showAll(cap));
+        counts.append(" ", button);
+      }
+      if (cap < all) {
+        counts.append(" ", el("span", "search-cap",
+          `A query returns at most ${cap} hits; add words to narrow it to the rest.`));
+      }
+    }
     const order = el("ol", "search-order");
     trace.order_by.forEach((rule) => order.append(el("li", null, rule)));
     box.append(el("p", "search-order-label", "Ordered by:"), order);
@@ -339,6 +360,11 @@
     const mark = (name) => root.performance && performance.mark && performance.mark(name);
     load().then((prepared) => {
       mark("search:ready"); // index parsed and folded
+      let limit; // undefined: the default cap; "show all" raises it until the query changes
+      const showAll = (cap) => {
+        limit = String(cap);
+        run();
+      };
       const run = () => {
         if (BLANK.test(input.value)) {
           target.replaceChildren();
@@ -346,18 +372,21 @@
         }
         let trace;
         try {
-          trace = search(prepared, input.value);
+          trace = search(prepared, input.value, limit);
         } catch (err) {
           if (!(err instanceof SearchError)) throw err;
           trace = err;
         }
-        render(trace, target);
+        render(trace, target, showAll, prepared.rules.max_limit);
         if (target.dataset.state !== "ready") {
           target.dataset.state = "ready";
           mark("search:first-result");
         }
       };
-      input.addEventListener("input", run);
+      input.addEventListener("input", () => {
+        limit = undefined;
+        run();
+      });
       if (input.form) {
         input.form.addEventListener("submit", (event) => {
           event.preventDefault(); // the results are already on the page

@@ -35,7 +35,6 @@ KEPT = (
     "api/v1/index.json",
     "api/v1/devcontext/compile/issue/I0201.json",
     "api/v1/objects/issue/I0104.json",
-    "sitemap.xml",
 )
 
 

@@ -28,7 +28,7 @@ def demo_site(tmp_path_factory) -> Path:
 def test_demo_site_has_every_page_and_json(demo_site):
     files = tree_bytes(demo_site)
     for name in ("index.html", "plan.html", "diagnostics.html", "search.html", "404.html",
-                 "sitemap.xml", "static/style.css", "api/v1/index.json", "api/v1/objects.json",
+                 "static/style.css", "api/v1/index.json", "api/v1/objects.json",
                  "api/v1/schemas/compiled-context.schema.json"):
         assert name in files, name
     index = json.loads(files["api/v1/index.json"])

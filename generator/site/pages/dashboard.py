@@ -1,5 +1,6 @@
 """The dashboard (``index.html``): counts per kind and state, milestones with their issues'
-states, contexts over budget, the most-excluded objects, unresolved references."""
+states, contexts over budget, the most-excluded objects, and how many unresolved references
+each file holds (the references themselves are on the diagnostics page, one code away)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from ...model import LayerObject
 from ...states import STATES
 from .. import urls
 from ..contexts import SiteAnswers
+from ..i18n import _
+from .diagnostics import code_anchor, file_anchor
 from .kit import PageKit
 from .site_json import SiteIndexParts
 
@@ -18,7 +21,21 @@ __all__ = ["dashboard_view", "dashboard_page"]
 PAGE = "index.html"
 
 
-def dashboard_view(kit: PageKit, answers: SiteAnswers, site_index: SiteIndexParts) -> dict:
+#: The diagnostic code every unresolved reference is also reported under.
+UNRESOLVED_CODE = "unresolved_reference"
+
+
+def unresolved_files(unresolved: list) -> list[dict]:
+    """Per declaring file, in path order: how many unresolved references it holds and the
+    link to its section of the diagnostics page (97 references inline made the dashboard
+    ten thousand pixels tall)."""
+    counts = Counter(u.declared_in for u in unresolved)
+    return [{"path": path, "count": n, "href": f"diagnostics.html#{file_anchor(path)}"}
+            for path, n in sorted(counts.items())]
+
+
+def dashboard_view(kit: PageKit, answers: SiteAnswers, site_index: SiteIndexParts,
+                   sitemap_note: str | None = None) -> dict:
     index = kit.index
     milestones = []
     issues_by_ms: dict[str, list[LayerObject]] = {}
@@ -43,15 +60,17 @@ def dashboard_view(kit: PageKit, answers: SiteAnswers, site_index: SiteIndexPart
         "milestones": milestones,
         "over": site_index.over_budget,
         "most_excluded": most_excluded,
-        "unresolved": index.unresolved[:50],
+        "unresolved_files": unresolved_files(index.unresolved),
         "unresolved_total": len(index.unresolved),
-        "unresolved_href": lambda u: kit.object_href(PAGE, u.source),
+        "unresolved_href": f"diagnostics.html#{code_anchor(UNRESOLVED_CODE)}",
+        "sitemap_note": sitemap_note,
         "diag_counts": head.diagnostics,
         "kinds": [(k, n, urls.kind_page(k)) for k, n in sorted(head.kinds.items())],
         "states": [(s, head.issue_states.get(s, 0)) for s in STATES],
     }
 
 
-def dashboard_page(kit: PageKit, answers: SiteAnswers, site_index: SiteIndexParts) -> bytes:
-    return kit.render("dashboard.html", PAGE, title="Dashboard",
-                      **dashboard_view(kit, answers, site_index))
+def dashboard_page(kit: PageKit, answers: SiteAnswers, site_index: SiteIndexParts,
+                   sitemap_note: str | None = None) -> bytes:
+    return kit.render("dashboard.html", PAGE, title=_("Dashboard"),
+                      **dashboard_view(kit, answers, site_index, sitemap_note))

@@ -7,6 +7,7 @@ from __future__ import annotations
 from ...jsonio import canonical_plain_json
 from ...query.search_index import build_search_index
 from .. import urls
+from ..i18n import _
 from .kit import PageKit
 
 __all__ = ["search_index", "search_json", "search_page"]
@@ -21,5 +22,5 @@ def search_json(kit: PageKit) -> bytes:
 
 
 def search_page(kit: PageKit, index_json: bytes) -> bytes:
-    return kit.render("search.html", "search.html", title="Search",
+    return kit.render("search.html", "search.html", title=_("Search"),
                       search_json=index_json.decode("utf-8").rstrip("\n"))
