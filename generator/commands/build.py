@@ -12,6 +12,7 @@ from ..gitinfo import read_git
 from ..outdir import check_out_dir, home_dir
 from ..progress import TerminalProgress
 from ..site.build import Progress, SiteInputs, build_site
+from ..site.i18n import LANGUAGES, parse_languages
 from ..site.templating import templates_dir
 from ..workspace import Workspace, resolve_repo
 from ..writer import write_site
@@ -35,6 +36,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", default="site", metavar="DIR", help="output directory (default: site)")
     p.add_argument("--templates", metavar="DIR", help="templates directory (default: the bundled one)")
     p.add_argument("--base-url", metavar="URL", help="absolute URL the site is served at (for sitemap.xml)")
+    p.add_argument("--lang", metavar="LANGS",
+                   help="interface language(s): " + ", ".join(LANGUAGES) + " (default: en); "
+                   "several, comma-separated (en,cs), put the first at the root and each other "
+                   "under <lang>/, with a language switch on every page")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar, only the summary")
     p.add_argument("--strict", action="store_true",
                    help="exit 1 when the layer has errors or warnings (the site is still written)")
@@ -48,6 +53,7 @@ def site_label(ws: Workspace) -> str:
 def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     out = Path(args.out)
+    languages = parse_languages(args.lang)
     target = check_out_dir(args.out, repo=resolve_repo(args.repo)[0], home=home_dir())
     ws = Workspace.open(args.repo, exclude=[target], limits=limits_from_args(args))
     progress = TerminalProgress(enabled=False if args.quiet else None)
@@ -58,6 +64,7 @@ def run(args: argparse.Namespace) -> int:
         templates=templates_dir(args.templates),
         base_url=args.base_url,
         files=ws.tree.files,
+        languages=languages,
     )
     files = build_site(inputs, Progress(stage=progress.stage, step=progress.step))
     stats = write_site(files, target)
