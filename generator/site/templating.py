@@ -8,7 +8,7 @@ import re
 from importlib import resources
 from pathlib import Path
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, pass_context, select_autoescape
 from markupsafe import Markup, escape
 
 from ..errors import BuildError
@@ -56,6 +56,17 @@ def inline_code(text: str | None) -> Markup:
     return Markup(_INLINE_CODE.sub(r"<code>\1</code>", str(escape(text))))
 
 
+def _at_render(format_value):
+    """A filter Jinja may not fold into a constant when it compiles a template (a literal
+    ``{{ 1000|n }}`` would be formatted once, in whatever language was active then)."""
+    @pass_context
+    def apply(context, value):
+        return format_value(value)
+
+    apply.__doc__ = format_value.__doc__
+    return apply
+
+
 def make_environment(templates: Path | None = None) -> Environment:
     env = Environment(
         loader=FileSystemLoader(str(templates or TEMPLATES_DIR)),
@@ -73,8 +84,8 @@ def make_environment(templates: Path | None = None) -> Environment:
     env.globals["language"] = i18n.language
     env.globals["language_links"] = i18n.language_links
     # numbers and dates for the language being rendered
-    env.filters["n"] = i18n.format_count
-    env.filters["num"] = i18n.format_number
-    env.filters["date"] = i18n.format_date
+    env.filters["n"] = _at_render(i18n.format_count)
+    env.filters["num"] = _at_render(i18n.format_number)
+    env.filters["date"] = _at_render(i18n.format_date)
     env.filters["code"] = inline_code
     return env

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from ..i18n import _
 from .kit import PageKit
 
 __all__ = ["sitemap", "not_found_page"]
@@ -25,7 +26,7 @@ def sitemap(pages: Iterable[str], base_url: str | None) -> bytes:
 def not_found_page(kit: PageKit, base_url: str | None) -> bytes:
     """The 404 page: its links start from ``base_url`` when given (any depth of a missing
     page), else from the root a small script finds."""
-    return kit.render("404.html", "404.html", title="Not found", base_url=base_url)
+    return kit.render("404.html", "404.html", title=_("Not found"), base_url=base_url)
 
 
 def _xml_escape(text: str) -> str:
