@@ -56,6 +56,7 @@ __all__ = [
     "language_links",
     "ngettext",
     "parse_languages",
+    "set_process_language",
     "site_path",
     "translated",
     "using",
@@ -77,26 +78,37 @@ class Language:
     site: tuple[str, ...] = (DEFAULT_LANGUAGE,)
 
 
-_ACTIVE: ContextVar[Language] = ContextVar(
-    "devcontext_language", default=Language(DEFAULT_LANGUAGE, gettext.NullTranslations()))
+_ACTIVE: ContextVar[Language] = ContextVar("devcontext_language")
+#: The language where none is set: English, or the one a long-lived process renders in
+#: (:func:`set_process_language`: ``serve --lang``, whose rebuilds run in other threads).
+_PROCESS = [Language(DEFAULT_LANGUAGE, gettext.NullTranslations())]
+
+
+def _current() -> Language:
+    return _ACTIVE.get(_PROCESS[0])
 
 
 def active() -> gettext.NullTranslations:
     """The catalogue the current build renders with."""
-    return _ACTIVE.get().translations
+    return _current().translations
 
 
 def language() -> str:
     """The code of the language being rendered (``<html lang>``)."""
-    return _ACTIVE.get().code
+    return _current().code
 
 
 def _(message: str) -> str:
-    return _ACTIVE.get().translations.gettext(message)
+    return _current().translations.gettext(message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
-    return _ACTIVE.get().translations.ngettext(singular, plural, n)
+    return _current().translations.ngettext(singular, plural, n)
+
+
+def set_process_language(code: str) -> None:
+    """Render in ``code`` wherever no build sets a language (every thread of this process)."""
+    _PROCESS[0] = Language(code, catalogue(code), (code,))
 
 
 def N_(message: str) -> str:
@@ -189,7 +201,7 @@ def language_links(page: str) -> list[tuple[str, str, str]]:
     """(code, name, href) for the same page in each other language of the build, relative
     to ``page`` (empty for a build of one language). The 404 page, served at any path,
     links the other language's dashboard."""
-    lang = _ACTIVE.get()
+    lang = _current()
     here = site_path(page, lang.code, lang.site)
     target = "index.html" if page == "404.html" else page
     links = []

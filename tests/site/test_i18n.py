@@ -183,3 +183,29 @@ def test_a_single_language_build_has_no_switch(tmp_path):
     html = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
     assert '<html lang="cs">' in html and 'class="languages"' not in html
     assert not (tmp_path / "site" / "cs").exists()
+
+
+# -- serve ---------------------------------------------------------------------------
+
+def test_serve_takes_one_language(tmp_path, capsys):
+    assert main(["serve", "--lang", "en,cs", "--out", str(tmp_path / "site")]) == 2
+    assert ("--lang en,cs: serve renders one language, found 2. Give one (--lang en); "
+            "devcontext build --lang en,cs writes them all.") in capsys.readouterr().err
+
+
+def test_the_process_language_reaches_other_threads():
+    """serve's rebuilds run in threads of their own, where no build has set a language."""
+    import threading
+
+    seen = []
+    try:
+        i18n.set_process_language("cs")
+        worker = threading.Thread(target=lambda: seen.append((i18n.language(), i18n._("Plan"))))
+        worker.start()
+        worker.join()
+        with i18n.using("en"):
+            seen.append((i18n.language(), i18n._("Plan")))
+    finally:
+        i18n.set_process_language("en")
+    assert seen == [("cs", "Plán"), ("en", "Plan")]
+    assert i18n.language() == "en"
