@@ -209,3 +209,38 @@ def test_the_process_language_reaches_other_threads():
         i18n.set_process_language("en")
     assert seen == [("cs", "Plán"), ("en", "Plan")]
     assert i18n.language() == "en"
+
+
+def _descriptions(node, into: list[str]) -> None:
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "description" and isinstance(value, str):
+                into.append(value)
+            else:
+                _descriptions(value, into)
+    elif isinstance(node, list):
+        for value in node:
+            _descriptions(value, into)
+
+
+SPEC = Path(__file__).resolve().parents[3] / "shared" / "spec"
+
+
+def test_every_description_of_the_spec_schemas_is_translated():
+    """The reference pages show the contract's descriptions verbatim (keyed by their exact
+    English text), so the Czech pages need every one of them, in both schemas."""
+    import json
+
+    names = ("devcontext-explain-input.schema.json", "devcontext-explanation.schema.json")
+    if not all((SPEC / n).is_file() for n in names):
+        pytest.skip("../shared/spec is not present")
+    texts: list[str] = []
+    for name in names:
+        _descriptions(json.loads((SPEC / name).read_text(encoding="utf-8")), texts)
+    assert len(set(texts)) >= 100
+    catalogue = _catalogue()
+    missing = [t[:60] for t in dict.fromkeys(texts)
+               if catalogue.get(t) is None or not catalogue.get(t).string]
+    assert missing == []
+    with i18n.using("cs"):
+        assert i18n._("The tier.") == "Úroveň."
