@@ -23,6 +23,7 @@ from generator.workspace import Workspace
 from generator.writer import write_site
 
 OPEN, CLOSE = "⟦", "⟧"
+REAL_LAYER = Path(__file__).resolve().parents[3] / "shared" / "data" / "majordomus-layer"
 
 
 class Bracketed(gettext.NullTranslations):
@@ -190,7 +191,6 @@ def demo(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def real(tmp_path_factory):
-    from conftest import REAL_LAYER
     if not (REAL_LAYER / ".ai" / "manifest.yaml").is_file():
         pytest.skip("../shared/data/majordomus-layer is not present")
     with pytest.MonkeyPatch.context() as mp:
