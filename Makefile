@@ -7,7 +7,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: site test bench compare loadtest serve check golden browser clean
+.PHONY: site test bench compare loadtest serve check golden browser clean messages
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +30,13 @@ browser:
 
 golden: $(STAMP)
 	$(BIN)/python tests/site/golden.py
+
+# Extract the interface strings of the templates and the code (babel.cfg) and bring every
+# catalogue under generator/locale/ in step; then translate what it reports untranslated.
+messages: $(STAMP)
+	$(BIN)/pybabel extract -F babel.cfg --sort-output --width 100 --project devcontext-site \
+	  --omit-header -c NOTE: -o generator/locale/messages.pot .
+	$(BIN)/python -m generator.site.messages generator/locale/messages.pot
 
 check: $(STAMP)
 	$(BIN)/devcontext check

@@ -135,3 +135,28 @@ def test_checkout_reads_its_own_templates_and_demo():
         pytest.skip("generator is not imported from this checkout")
     assert TEMPLATES_DIR == (ROOT / "templates").resolve()
     assert demo_root() == (ROOT / "generator" / "demo" / "layer").resolve()
+
+
+def test_wheel_carries_the_czech_catalogue(wheel):
+    names = set(zipfile.ZipFile(wheel[0]).namelist())
+    assert "generator/locale/cs/LC_MESSAGES/messages.po" in names
+
+
+def test_installed_package_builds_the_czech_site(fresh_venv, tmp_path, capsys):
+    """The catalogue ships as package data and compiles where it is installed: the same
+    Czech site as from the checkout."""
+    workdir = tmp_path / "elsewhere"
+    workdir.mkdir()
+    env = _env(PYTHONPATH=_dependency_path())
+    proc = subprocess.run([str(fresh_venv / "bin" / "devcontext"), "build", "--lang", "cs",
+                           "--out", "site", "-q"],
+                          cwd=workdir, capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    page = (workdir / "site" / "index.html").read_text(encoding="utf-8")
+    assert '<html lang="cs">' in page and "Každá odpověď zde říká proč." in page
+
+    assert main(["build", "--lang", "cs", "--out", str(tmp_path / "checkout-site"), "-q"]) == 0
+    capsys.readouterr()
+    installed, checkout = _files(workdir / "site"), _files(tmp_path / "checkout-site")
+    assert sorted(installed) == sorted(checkout)
+    assert [name for name in checkout if installed[name] != checkout[name]] == []

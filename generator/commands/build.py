@@ -14,6 +14,7 @@ from ..outdir import check_out_dir, home_dir
 from ..progress import TerminalProgress
 from ..site.build import Progress, SiteInputs, build_site
 from ..site.pages.sitemap import sitemap_base
+from ..site.i18n import LANGUAGES, parse_languages
 from ..site.templating import templates_dir
 from ..workspace import Workspace, resolve_repo
 from ..writer import write_site
@@ -37,6 +38,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", default="site", metavar="DIR", help="output directory (default: site)")
     p.add_argument("--templates", metavar="DIR", help="templates directory (default: the bundled one)")
     p.add_argument("--base-url", metavar="URL", help="absolute URL the site is served at (for sitemap.xml)")
+    p.add_argument("--lang", metavar="LANGS",
+                   help="interface language(s): " + ", ".join(LANGUAGES) + " (default: en); "
+                   "several, comma-separated (en,cs), put the first at the root and each other "
+                   "under <lang>/, with a language switch on every page")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar, only the summary")
     p.add_argument("--bench-results", metavar="FILE",
                    help="the results of `make bench` the reference and performance pages show "
@@ -67,6 +72,7 @@ def site_label(ws: Workspace) -> str:
 def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     out = Path(args.out)
+    languages = parse_languages(args.lang)
     target = check_out_dir(args.out, repo=resolve_repo(args.repo)[0], home=home_dir())
     ws = Workspace.open(args.repo, exclude=[target], limits=limits_from_args(args))
     progress = TerminalProgress(enabled=False if args.quiet else None)
@@ -78,6 +84,7 @@ def run(args: argparse.Namespace) -> int:
         base_url=args.base_url,
         files=ws.tree.files,
         bench=bench_results(args.bench_results, ws),
+        languages=languages,
     )
     files = build_site(inputs, Progress(stage=progress.stage, step=progress.step))
     stats = write_site(files, target)

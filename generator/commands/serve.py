@@ -9,7 +9,7 @@ import sys
 import threading
 from pathlib import Path
 
-from ..errors import DevContextError
+from ..errors import DevContextError, InputError
 from ..gitinfo import read_git
 from ..outdir import check_out_dir, home_dir
 from ..progress import TerminalProgress
@@ -17,6 +17,7 @@ from ..serve.incremental import IncrementalBuilder
 from ..serve.server import LOOPBACK_HOSTS, PortInUse
 from ..serve.session import ServeSession, describe_failure
 from ..site.build import Progress
+from ..site.i18n import LANGUAGES, parse_languages, set_process_language
 from ..site.templating import templates_dir
 from ..workspace import resolve_repo
 from .common import add_repo_option, limits_from_args
@@ -42,6 +43,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="require `Authorization: Bearer T` on every API request")
     p.add_argument("--templates", metavar="DIR", help="templates directory (default: the bundled one)")
     p.add_argument("--base-url", metavar="URL", help="absolute URL the site is served at (for sitemap.xml)")
+    p.add_argument("--lang", metavar="LANG", help="interface language: " + ", ".join(LANGUAGES)
+                   + " (default: en; one language: devcontext build --lang en,cs makes both)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar, no rebuild lines")
     p.set_defaults(run=run)
 
@@ -62,6 +65,12 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
         print(f"devcontext serve: --port {args.port} is not a port; give 0 to 65535", file=sys.stderr)
         return 2
+    (lang, *more) = parse_languages(args.lang)
+    if more:
+        raise InputError(f"--lang {args.lang}: serve renders one language, found "
+                         f"{1 + len(more)}. Give one (--lang {lang}); devcontext build "
+                         f"--lang {args.lang} writes them all.")
+    set_process_language(lang)
     root, is_demo = resolve_repo(args.repo)
     out = Path(args.out)
     target = check_out_dir(args.out, repo=root, home=home_dir())

@@ -9,13 +9,14 @@ under ``api/v1/``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterator, Mapping
 
 from ..benchresults import BenchResults
 from ..engine.compile import GitInfo
 from ..index import Index
+from . import i18n
 from .markdown import MarkdownRenderer
 from .overview import OVERVIEW_TEMPLATES, STATIC_FILES
 from .pages.kit import PageKit
@@ -46,6 +47,9 @@ class SiteInputs:
     files: Mapping[str, bytes] | None = None
     #: The ``make bench`` results the reference and performance pages show (``--bench-results``).
     bench: BenchResults | None = None
+    #: The interface languages (:data:`.i18n.LANGUAGES`): the first at the site's root, each
+    #: other one as a whole site of its own under ``<lang>/``.
+    languages: tuple[str, ...] = (i18n.DEFAULT_LANGUAGE,)
 
 
 def page_kit(inputs: SiteInputs) -> PageKit:
@@ -60,5 +64,23 @@ def build_site(inputs: SiteInputs, progress: Progress | None = None) -> Iterator
     Each answer is compiled, rendered and dropped: only its standings, its digest and the
     dashboard's counts are kept (holding every answer does not fit a large layer)."""
     progress = progress or Progress()
+    site = inputs.languages
+    for code in site:
+        prefix = "" if code == site[0] else f"{code}/"
+        one = replace(inputs, base_url=_language_url(inputs.base_url, prefix))
+        files = i18n.translated(code, _one_language(one, progress), site)
+        for rel, data in files:
+            yield prefix + rel, data
+
+
+def _one_language(inputs: SiteInputs, progress: Progress) -> Iterator[tuple[str, bytes]]:
+    """The site in the active language (its JSON is the same in every language)."""
     return site_files(page_kit(inputs), inputs.git, inputs.templates, inputs.base_url,
                       on_stage=progress.stage, on_step=progress.step)
+
+
+def _language_url(base_url: str | None, prefix: str) -> str | None:
+    """The absolute URL a language's site is served at: the site's own under ``<lang>/``."""
+    if base_url is None or not prefix:
+        return base_url
+    return base_url.rstrip("/") + "/" + prefix.rstrip("/")

@@ -8,6 +8,8 @@ from typing import Callable
 
 from markdown_it import MarkdownIt
 
+from .i18n import _
+
 __all__ = ["MarkdownRenderer"]
 
 _SAFE_SCHEMES = ("http://", "https://", "mailto:")
@@ -53,7 +55,7 @@ class MarkdownRenderer:
                         token.attrs.pop("href", None)
                         token.tag = "span"
                         token.attrSet("class", "dead-link")
-                        token.attrSet("title", f"not part of the site: {href}")
+                        token.attrSet("title", _("not part of the site: {href}").format(href=href))
                         open_stack.append(True)
                     else:
                         token.attrSet("href", target)
@@ -68,7 +70,7 @@ class MarkdownRenderer:
                     if not src.lower().startswith(("http://", "https://")):
                         # No local images in the site; keep the description as text.
                         token.type = "text"
-                        token.content = f"[image: {token.content or src}]"
+                        token.content = _("[image: {name}]").format(name=token.content or src)
                         token.children = None
                         token.attrs = {}
 

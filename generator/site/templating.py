@@ -8,11 +8,11 @@ import re
 from importlib import resources
 from pathlib import Path
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, pass_context, select_autoescape
 from markupsafe import Markup, escape
 
-from ..engine.numbers import fmt_number
 from ..errors import BuildError
+from . import i18n
 
 __all__ = ["TEMPLATES_DIR", "inline_code", "make_environment", "templates_dir"]
 
@@ -45,14 +45,6 @@ def templates_dir(option: str | None = None) -> Path:
                      "link to ../templates (on Windows, clone with git's core.symlinks on).")
 
 
-def _thousands(n: int | float | None) -> str:
-    if n is None:
-        return ""
-    if isinstance(n, float) and not n.is_integer():
-        return fmt_number(n)
-    return f"{int(n):,}"
-
-
 _INLINE_CODE = re.compile(r"`([^`\n]+)`")
 
 
@@ -62,6 +54,17 @@ def inline_code(text: str | None) -> Markup:
     if text is None:
         return Markup("")
     return Markup(_INLINE_CODE.sub(r"<code>\1</code>", str(escape(text))))
+
+
+def _at_render(format_value):
+    """A filter Jinja may not fold into a constant when it compiles a template (a literal
+    ``{{ 1000|n }}`` would be formatted once, in whatever language was active then)."""
+    @pass_context
+    def apply(context, value):
+        return format_value(value)
+
+    apply.__doc__ = format_value.__doc__
+    return apply
 
 
 def make_environment(templates: Path | None = None) -> Environment:
@@ -74,10 +77,15 @@ def make_environment(templates: Path | None = None) -> Environment:
         keep_trailing_newline=True,
         extensions=["jinja2.ext.i18n"],
     )
-    # Interface strings are marked {{ _("...") }} / {% trans %} (gettext, new style); English
-    # until a catalogue is installed.
-    env.install_null_translations(newstyle=True)
-    env.filters["n"] = _thousands
-    env.filters["num"] = fmt_number
+    # Interface strings are marked {{ _("...") }} / {% trans %} (gettext, new style): they go
+    # through site/i18n.py at render time, so one environment (its compiled templates) serves
+    # every language; English until a language is activated.
+    env.install_gettext_callables(i18n._, i18n.ngettext, newstyle=True)
+    env.globals["language"] = i18n.language
+    env.globals["language_links"] = i18n.language_links
+    # numbers and dates for the language being rendered
+    env.filters["n"] = _at_render(i18n.format_count)
+    env.filters["num"] = _at_render(i18n.format_number)
+    env.filters["date"] = _at_render(i18n.format_date)
     env.filters["code"] = inline_code
     return env

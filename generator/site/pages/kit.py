@@ -12,6 +12,7 @@ from ...benchresults import BenchResults
 from ...index import Index
 from ...model import LayerObject
 from .. import urls
+from ..i18n import N_, _
 from ..contexts import ContextKey
 from ..markdown import MarkdownRenderer
 from ..rowcache import RowCache
@@ -19,10 +20,10 @@ from ..svg import STATE_COLORS, TIER_COLORS
 
 __all__ = ["PageKit", "NAV"]
 
-#: The navigation bar: (label, page).
-NAV = (("Dashboard", "index.html"), ("Plan", "plan.html"), ("Search", "search.html"),
-       ("Diagnostics", "diagnostics.html"), ("Reference", "reference/index.html"),
-       ("Performance", "performance.html"))
+#: The navigation bar: (label, page); the labels are translated as each page is rendered.
+NAV = ((N_("Dashboard"), "index.html"), (N_("Plan"), "plan.html"), (N_("Search"), "search.html"),
+       (N_("Diagnostics"), "diagnostics.html"), (N_("Reference"), "reference/index.html"),
+       (N_("Performance"), "performance.html"))
 
 #: Only these pages name the layer's fingerprint: a page that does not depend on an edit
 #: must not change because of it (incremental rebuilds).
@@ -65,7 +66,7 @@ class PageKit:
         text = self.env.get_template(template).render(
             root=root,
             page=page,
-            nav=[(label, root + target, target == page) for label, target in NAV],
+            nav=[(_(label), root + target, target == page) for label, target in NAV],
             label=self.label,
             fingerprint=self.index.fingerprint,
             show_fingerprint=page in FINGERPRINT_PAGES,
