@@ -30,11 +30,11 @@ from .models import (
     Tier,
     TierSpend,
 )
-from .numbers import BYTES_PER_TOKEN, fmt_count, fmt_number, fmt_tokens, round3, tokens_for
+from .numbers import BYTES_PER_TOKEN, fmt_count, fmt_number, round3, tokens_for
 from .order import natural_key
 from .policy import EDGE_RULES, placement
 from .prepared import is_blocking_rule, is_stale
-from .refits import _Refits
+from .refits import MAX_REFIT_SEARCHES, _Refits
 from .request import ResolvedRequest
 from .select import Candidate, Selection
 
@@ -82,8 +82,11 @@ class _Budgeter:
 
     def exclude(self, uri: str, kind: str | None, tier: Tier, reason: ExclusionReason,
                 detail: str, cost: int, relevance: float) -> None:
-        self.excluded.append(Excluded(uri=uri, kind=kind, tier=tier, reason=reason, detail=detail,
-                                      cost_tokens=cost, relevance=round3(relevance)))
+        # built from values this module made and typed (a large answer has ~900 of them):
+        # no validation per row; the schema tests validate the wire form
+        self.excluded.append(Excluded.model_construct(
+            uri=uri, kind=kind, tier=tier, reason=reason, detail=detail, cost_tokens=cost,
+            relevance=round3(relevance)))
 
     # -- collapse ------------------------------------------------------------------------
 
@@ -233,18 +236,12 @@ class _Budgeter:
             if cand.required:
                 pass
             elif used + cost > self.limit:
-                left = max(0, self.limit - used)
                 if refits is None:
                     refits = _Refits(costs, required, required_tokens, self.limit)
                 needed, sure = refits.budget_to_include(i, used)
-                bring = (f"a budget of {fmt_count(needed)} tokens brings it in" if sure else
-                         f"a budget of {fmt_count(needed)} tokens brings it in (none below "
-                         f"{fmt_count(used + cost)} can; one in between may not, as earlier "
-                         "entries that then fit take the room first)")
                 self.exclude(cand.uri, cand.obj.kind, cand.tier, ExclusionReason.budget,
-                             f"{fmt_tokens(cost)} would not fit: {fmt_count(used)} of "
-                             f"{fmt_count(self.limit)} already spent or reserved for required "
-                             f"entries, {fmt_count(left)} left; {bring}",
+                             budget_detail(used, self.limit, needed, sure, used + cost,
+                                           refits.past_allowance),
                              cost, cand.relevance)
                 tiers[cand.tier][1] += 1
                 continue
@@ -305,6 +302,21 @@ class _Budgeter:
                     refs.add((item["commit"].strip(), entry.uri, covers or ""))
         return tuple(CommitReference(commit=c, named_by=n, covers=v or None)
                      for c, n, v in sorted(refs))
+
+
+def budget_detail(used: int, limit: int, needed: int, sure: bool, low: int,
+                  past_allowance: bool) -> str:
+    """What is particular to one refusal for budget: the pot when it was refused and the
+    budget that brings it back (its cost, the limit's meaning and the first-fit rule are
+    the row's and the answer's own; the site says them once per group). A budget found
+    without settling the least one says the bound below which none can, and why."""
+    spent = f"{fmt_count(used)} of {fmt_count(limit)} already spent or reserved"
+    bring = f"a budget of {fmt_count(needed)} tokens brings it in"
+    if sure:
+        return f"{spent}; {bring}"
+    why = (f"past the first {MAX_REFIT_SEARCHES} refusals of an answer the least is not "
+           "searched for" if past_allowance else "the least in between was not settled")
+    return f"{spent}; {bring} (none below {fmt_count(low)} can; {why})"
 
 
 def _edge_of(field: str, kind: str) -> str:
