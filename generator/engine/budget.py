@@ -34,7 +34,8 @@ from .numbers import BYTES_PER_TOKEN, fmt_count, fmt_number, round3, tokens_for
 from .order import natural_key
 from .policy import EDGE_RULES, placement
 from .prepared import is_blocking_rule, is_stale
-from .refits import MAX_REFIT_SEARCHES, _Refits
+from . import refits as _refits_module
+from .refits import _Refits
 from .request import ResolvedRequest
 from .select import Candidate, Selection
 
@@ -314,7 +315,7 @@ def budget_detail(used: int, limit: int, needed: int, sure: bool, low: int,
     bring = f"a budget of {fmt_count(needed)} tokens brings it in"
     if sure:
         return f"{spent}; {bring}"
-    why = (f"past the first {MAX_REFIT_SEARCHES} refusals of an answer the least is not "
+    why = (f"past the first {fmt_count(_refits_module.MAX_REFIT_SEARCHES)} refusals of an answer the least is not "
            "searched for" if past_allowance else "the least in between was not settled")
     return f"{spent}; {bring} (none below {fmt_count(low)} can; {why})"
 

@@ -96,5 +96,5 @@ def test_a_budget_detail_says_only_what_is_particular_and_states_the_allowance()
     assert budget_detail(23_999, 24_000, 31_234, False, 24_091, False).endswith(
         "brings it in (none below 24,091 can; the least in between was not settled)")
     assert budget_detail(23_999, 24_000, 31_234, False, 24_091, True).endswith(
-        f"(none below 24,091 can; past the first {refits_module.MAX_REFIT_SEARCHES} refusals "
+        f"(none below 24,091 can; past the first {refits_module.MAX_REFIT_SEARCHES:,} refusals "
         "of an answer the least is not searched for)")
