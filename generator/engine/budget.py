@@ -315,9 +315,10 @@ def budget_detail(used: int, limit: int, needed: int, sure: bool, low: int,
     bring = f"a budget of {fmt_count(needed)} tokens brings it in"
     if sure:
         return f"{spent}; {bring}"
-    why = (f"past the first {fmt_count(_refits_module.MAX_REFIT_SEARCHES)} refusals of an answer the least is not "
-           "searched for" if past_allowance else "the least in between was not settled")
-    return f"{spent}; {bring} (none below {fmt_count(low)} can; {why})"
+    if past_allowance:  # the allowance, stated where it changes the answer
+        return (f"{spent}; {bring} (none below {fmt_count(low)} can; not searched past "
+                f"{fmt_count(_refits_module.MAX_REFIT_SEARCHES)} refusals)")
+    return f"{spent}; {bring} (none below {fmt_count(low)} can)"
 
 
 def _edge_of(field: str, kind: str) -> str:

@@ -94,7 +94,7 @@ def test_a_budget_detail_says_only_what_is_particular_and_states_the_allowance()
     assert budget_detail(23_999, 24_000, 24_167, True, 24_091, False) == (
         "23,999 of 24,000 already spent or reserved; a budget of 24,167 tokens brings it in")
     assert budget_detail(23_999, 24_000, 31_234, False, 24_091, False).endswith(
-        "brings it in (none below 24,091 can; the least in between was not settled)")
+        "brings it in (none below 24,091 can)")
     assert budget_detail(23_999, 24_000, 31_234, False, 24_091, True).endswith(
-        f"(none below 24,091 can; past the first {refits_module.MAX_REFIT_SEARCHES:,} refusals "
-        "of an answer the least is not searched for)")
+        f"(none below 24,091 can; not searched past {refits_module.MAX_REFIT_SEARCHES:,} "
+        "refusals)")
