@@ -43,6 +43,9 @@ __all__ = ["Spent", "spend"]
 
 _VERSIONED = re.compile(r"^(?P<stem>.+)@(?P<version>\d+)$")
 _SELECTOR_RANK = {s: i for i, s in enumerate(SELECTOR_ORDER)}
+# the canonical order's keys, looked up rather than derived per row (~900 rows an answer)
+_TIER_RANK = {t: i for i, t in enumerate(TIER_ORDER)}
+_REASON_KEY = {r: natural_key(r.value) for r in ExclusionReason}
 
 
 @dataclass(frozen=True)
@@ -356,7 +359,7 @@ def spend(index: Index, req: ResolvedRequest, sel: Selection) -> Spent:
     selected, used, required_tokens, tiers = b.spend()
     b.structural(selected)
     b.request_bound()
-    excluded = sorted(b.excluded, key=lambda e: (e.tier.rank, natural_key(e.reason.value),
+    excluded = sorted(b.excluded, key=lambda e: (_TIER_RANK[e.tier], _REASON_KEY[e.reason],
                                                  natural_key(e.uri)))
     dedup = sorted(b.dedup, key=lambda d: (natural_key(d.key), natural_key(d.kept)))
     conflicts = sorted(b.conflicts, key=lambda c: (c.kind, c.current, c.against))

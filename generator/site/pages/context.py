@@ -114,7 +114,7 @@ def exclusion_groups(kit: PageKit, page: str, answer: CompiledContext,
     objects = kit.index.objects
     groups: list[ExclusionGroup] = []
     unresolved: list[tuple] = []
-    current: tuple[str, str] | None = None
+    current: tuple | None = None
     rows: list[tuple] = []
     counted: Counter[str] = Counter()
     tokens = 0
@@ -123,16 +123,17 @@ def exclusion_groups(kit: PageKit, page: str, answer: CompiledContext,
         if current is not None:
             tier, reason = current
             groups.append(ExclusionGroup(
-                tier, reason, group_heading(len(rows), tokens),
-                reason_sentence(ExclusionReason(reason), answer.request),
+                str(tier), str(reason), group_heading(len(rows), tokens),
+                reason_sentence(reason, answer.request),
                 counted.most_common(), rows))
 
+    unresolved_reason = ExclusionReason.unresolved
     for x in answer.excluded:
         detail = inline_code(x.detail)
-        if x.reason is ExclusionReason.unresolved:
-            unresolved.append((urls.anchor_for(x.uri), x.uri, x.tier.value, detail))
+        if x.reason is unresolved_reason:
+            unresolved.append((urls.anchor_for(x.uri), x.uri, str(x.tier), detail))
             continue
-        key = (x.tier.value, x.reason.value)
+        key = (x.tier, x.reason)
         if key != current:
             close()
             current, rows, counted, tokens = key, [], Counter(), 0
