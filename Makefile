@@ -7,7 +7,9 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: site test bench compare loadtest serve check golden browser clean messages
+BENCH_STAMP := $(VENV)/.installed-bench
+
+.PHONY: site test bench compare loadtest serve check golden browser hugo clean messages
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -41,7 +43,19 @@ messages: $(STAMP)
 check: $(STAMP)
 	$(BIN)/devcontext check
 
-bench: $(STAMP)
+# The peers the build is measured against (benchmarks/bench_peers.py): MkDocs from the
+# `bench` extra, Hugo from Debian (needs root, as in CI; the peer rows are skipped without).
+$(BENCH_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
+	touch $(BENCH_STAMP)
+
+hugo:
+	@command -v hugo >/dev/null 2>&1 || { \
+	  echo "installing hugo for the peer benchmarks"; \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq hugo >/dev/null) \
+	  || echo "warning: could not install hugo; its peer rows will be skipped"; }
+
+bench: $(BENCH_STAMP) hugo
 	$(BIN)/python -m benchmarks.run
 
 # Two git refs' full builds (demo, real layer, synthetic medium) timed side by side,

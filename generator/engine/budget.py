@@ -30,10 +30,11 @@ from .models import (
     Tier,
     TierSpend,
 )
-from .numbers import BYTES_PER_TOKEN, fmt_count, fmt_number, fmt_tokens, round3, tokens_for
+from .numbers import BYTES_PER_TOKEN, fmt_count, fmt_number, round3, tokens_for
 from .order import natural_key
 from .policy import EDGE_RULES, placement
 from .prepared import is_blocking_rule, is_stale
+from . import refits as _refits_module
 from .refits import _Refits
 from .request import ResolvedRequest
 from .select import Candidate, Selection
@@ -42,6 +43,9 @@ __all__ = ["Spent", "spend"]
 
 _VERSIONED = re.compile(r"^(?P<stem>.+)@(?P<version>\d+)$")
 _SELECTOR_RANK = {s: i for i, s in enumerate(SELECTOR_ORDER)}
+# the canonical order's keys, looked up rather than derived per row (~900 rows an answer)
+_TIER_RANK = {t: i for i, t in enumerate(TIER_ORDER)}
+_REASON_KEY = {r: natural_key(r.value) for r in ExclusionReason}
 
 
 @dataclass(frozen=True)
@@ -82,8 +86,11 @@ class _Budgeter:
 
     def exclude(self, uri: str, kind: str | None, tier: Tier, reason: ExclusionReason,
                 detail: str, cost: int, relevance: float) -> None:
-        self.excluded.append(Excluded(uri=uri, kind=kind, tier=tier, reason=reason, detail=detail,
-                                      cost_tokens=cost, relevance=round3(relevance)))
+        # built from values this module made and typed (a large answer has ~900 of them):
+        # no validation per row; the schema tests validate the wire form
+        self.excluded.append(Excluded.model_construct(
+            uri=uri, kind=kind, tier=tier, reason=reason, detail=detail, cost_tokens=cost,
+            relevance=round3(relevance)))
 
     # -- collapse ------------------------------------------------------------------------
 
@@ -233,18 +240,12 @@ class _Budgeter:
             if cand.required:
                 pass
             elif used + cost > self.limit:
-                left = max(0, self.limit - used)
                 if refits is None:
                     refits = _Refits(costs, required, required_tokens, self.limit)
                 needed, sure = refits.budget_to_include(i, used)
-                bring = (f"a budget of {fmt_count(needed)} tokens brings it in" if sure else
-                         f"a budget of {fmt_count(needed)} tokens brings it in (none below "
-                         f"{fmt_count(used + cost)} can; one in between may not, as earlier "
-                         "entries that then fit take the room first)")
                 self.exclude(cand.uri, cand.obj.kind, cand.tier, ExclusionReason.budget,
-                             f"{fmt_tokens(cost)} would not fit: {fmt_count(used)} of "
-                             f"{fmt_count(self.limit)} already spent or reserved for required "
-                             f"entries, {fmt_count(left)} left; {bring}",
+                             budget_detail(used, self.limit, needed, sure, used + cost,
+                                           refits.past_allowance),
                              cost, cand.relevance)
                 tiers[cand.tier][1] += 1
                 continue
@@ -307,6 +308,22 @@ class _Budgeter:
                      for c, n, v in sorted(refs))
 
 
+def budget_detail(used: int, limit: int, needed: int, sure: bool, low: int,
+                  past_allowance: bool) -> str:
+    """What is particular to one refusal for budget: the pot when it was refused and the
+    budget that brings it back (its cost, the limit's meaning and the first-fit rule are
+    the row's and the answer's own; the site says them once per group). A budget found
+    without settling the least one says the bound below which none can, and why."""
+    spent = f"{fmt_count(used)} of {fmt_count(limit)} already spent or reserved"
+    bring = f"a budget of {fmt_count(needed)} tokens brings it in"
+    if sure:
+        return f"{spent}; {bring}"
+    if past_allowance:  # the allowance, stated where it changes the answer
+        return (f"{spent}; {bring} (none below {fmt_count(low)} can; not searched past "
+                f"{fmt_count(_refits_module.MAX_REFIT_SEARCHES)} refusals)")
+    return f"{spent}; {bring} (none below {fmt_count(low)} can)"
+
+
 def _edge_of(field: str, kind: str) -> str:
     from ..relations import RELATIONS
 
@@ -342,7 +359,7 @@ def spend(index: Index, req: ResolvedRequest, sel: Selection) -> Spent:
     selected, used, required_tokens, tiers = b.spend()
     b.structural(selected)
     b.request_bound()
-    excluded = sorted(b.excluded, key=lambda e: (e.tier.rank, natural_key(e.reason.value),
+    excluded = sorted(b.excluded, key=lambda e: (_TIER_RANK[e.tier], _REASON_KEY[e.reason],
                                                  natural_key(e.uri)))
     dedup = sorted(b.dedup, key=lambda d: (natural_key(d.key), natural_key(d.kept)))
     conflicts = sorted(b.conflicts, key=lambda c: (c.kind, c.current, c.against))

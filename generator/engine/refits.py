@@ -155,6 +155,12 @@ class _Refits:
             pos = j + 1
         return used
 
+    @property
+    def past_allowance(self) -> bool:
+        """The last answer came after the per-answer allowance of searches (so the budget
+        it named was not searched for; the answer's detail says so)."""
+        return self.searched > MAX_REFIT_SEARCHES
+
     def budget_to_include(self, i: int, spent: int) -> tuple[int, bool]:
         cost = self.costs[i]
         budget = spent + cost

@@ -68,11 +68,11 @@ def standings_of(compiled: dict[ContextKey, CompiledContext]) -> dict[str, list[
     for key in sorted(compiled):
         answer = compiled[key]
         for e in answer.selected:
-            out.setdefault(e.uri, []).append(ObjectStanding(key, "selected", e.tier.value,
+            out.setdefault(e.uri, []).append(ObjectStanding(key, "selected", str(e.tier),
                                                       "required" if e.required else "",
                                                       e.relevance, e.cost_tokens))
         for x in answer.excluded:
-            out.setdefault(x.uri, []).append(ObjectStanding(key, "excluded", x.reason.value,
+            out.setdefault(x.uri, []).append(ObjectStanding(key, "excluded", str(x.reason),
                                                       standing_detail(x), x.relevance,
                                                       x.cost_tokens))
         for d in answer.deduplicated:
@@ -96,7 +96,7 @@ def standing_detail(x: Excluded) -> str:
 def excluded_uris(answer: CompiledContext) -> list[str]:
     """The identifiers one answer excludes, unresolved names aside (the dashboard counts
     them over every context)."""
-    return [x.uri for x in answer.excluded if x.reason.value != "unresolved"]
+    return [x.uri for x in answer.excluded if x.reason is not ExclusionReason.unresolved]
 
 
 @dataclass(frozen=True)

@@ -58,9 +58,20 @@ def test_the_tier_column_says_cut_for_budget(page):
 
 
 def test_an_excluded_row_shows_the_title_then_the_identifier(page):
-    assert ('<tr id="x-adr~2Fadr-0003"><td><a href="../../objects/adr/adr-0003.html" '
-            'class="entry-title">The cache keeps the last reading of each station, and expires '
-            'it after ten minutes</a>  <div class="sub uri">majordomus://adr/adr-0003</div>') in page
+    assert ('<tr id="x-adr~2Fadr-0003"><td><a href="../../objects/adr/adr-0003.html">The cache '
+            'keeps the last reading of each station, and expires it after ten minutes</a> '
+            '<span class="sub uri">majordomus://adr/adr-0003</span></td>') in page
+
+
+def test_exclusions_are_grouped_by_tier_and_reason_with_the_shared_sentence_once(page):
+    excluded = _section(page, "excluded")
+    sentence = "Reached one hop beyond the request&#39;s max_depth of 3: each row says how"
+    groups = excluded.count("<h3>")
+    assert groups >= 2 and excluded.count(sentence) == excluded.count("reason-depth\">depth")
+    rows = re.findall(r'<tr id="x-[^"]+"><td>', excluded)
+    assert len(rows) == 10  # every exclusion still listed, one compact row each
+    # an untitled entry is named by its identifier without the scheme
+    assert '>implementation/lib/fetch.py</a></td>' in excluded
 
 
 def test_detail_cells_hold_no_literal_backticks(page):

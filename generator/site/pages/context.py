@@ -18,18 +18,23 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from typing import Mapping
 
-from ...engine.models import TIER_ORDER, CompiledContext
-from ...engine.policy import tier_rules
+from ...engine.models import TIER_ORDER, CompiledContext, ExclusionReason
+from ...engine.numbers import fmt_number
+from ...engine.policy import Placement, placements_of
 from ...errors import BuildError
 from ...jsonio import canonical_json
 from ...pack import pack_text
 from .. import urls
 from ..contexts import ContextKey
+from ..reasons import group_heading, reason_sentence
+from ..templating import inline_code
 from ..svg import budget_bar
 from .kit import PageKit
 
-__all__ = ["context_view", "context_files", "pack_files", "pack_paths"]
+__all__ = ["context_view", "context_files", "pack_files", "pack_paths", "ExclusionGroup",
+           "exclusion_groups"]
 
 
 def context_view(kit: PageKit, key: ContextKey, answer: CompiledContext, page: str) -> dict:
@@ -47,13 +52,8 @@ def context_view(kit: PageKit, key: ContextKey, answer: CompiledContext, page: s
             "paths": [{"d": d, "via_href": href(page, d.via) if d.via else None}
                       for d in e.discovered_by],
         })
-    excluded = []
-    unresolved = []
-    for x in answer.excluded:
-        held = kit.index.objects.get(x.uri)  # its title, as a selected row shows it
-        row = {"x": x, "anchor": urls.anchor_for(x.uri), "href": href(page, x.uri),
-               "title": held.title if held is not None else None}
-        (unresolved if x.reason.value == "unresolved" else excluded).append(row)
+    placed = placements_of(answer, kit.index)
+    excluded, unresolved = exclusion_groups(kit, page, answer, placed)
     dedup = [{"d": d, "kept_href": href(page, d.kept),
               "anchor": urls.anchor_for(d.dropped[0]) if d.dropped else None,
               "dropped": [(u, href(page, u), urls.anchor_for(u)) for u in d.dropped]}
@@ -71,13 +71,83 @@ def context_view(kit: PageKit, key: ContextKey, answer: CompiledContext, page: s
         "budget_svg": budget_bar(answer.budget, dict(required_by_tier)),
         "tiers": [(t, by_tier[t.tier.value]) for t in answer.budget.tiers],
         "excluded": excluded,
+        "excluded_count": sum(len(g.rows) for g in excluded),
         "unresolved": unresolved,
         "dedup_semantic": [d for d in dedup if d["d"].dropped],
         "dedup_structural": [d for d in dedup if not d["d"].dropped],
         "reason_counts": Counter(x.reason.value for x in answer.excluded),
-        "tier_rules": tier_rules(answer, kit.index),
+        "tier_rules": {uri: p.rule for uri, p in placed.items()},
         "excluded_tokens": sum(x.cost_tokens for x in answer.excluded),
     }
+
+
+class ExclusionGroup:
+    """One tier's exclusions of one reason: the sentence they share, said once, and a
+    compact row per entry."""
+
+    __slots__ = ("tier", "reason", "heading", "sentence", "rules", "rows")
+
+    @property
+    def rules_text(self) -> str:
+        """``by kind: test → source`` alone, else each rule with its count, most first."""
+        if len(self.rules) == 1:
+            return self.rules[0][0]
+        return "; ".join(f"{rule} ({n:,})" for rule, n in self.rules)
+
+    def __init__(self, tier: str, reason: str, heading: str, sentence: str,
+                 rules: list[tuple[str, int]], rows: list[tuple]) -> None:
+        self.tier = tier
+        self.reason = reason
+        self.heading = heading
+        self.sentence = sentence
+        #: the rules that placed the rows in the tier, with how many each (most first)
+        self.rules = rules
+        #: ``(anchor, href, label, uri or None, cost, relevance, detail)`` per entry: the
+        #: uri only where the label is a title (else it is the label)
+        self.rows = rows
+
+
+def exclusion_groups(kit: PageKit, page: str, answer: CompiledContext,
+                     rules: Mapping[str, Placement]) -> tuple[list[ExclusionGroup], list[tuple]]:
+    """The exclusions grouped by tier and reason in the answer's own order (tier first,
+    then reason), and the unresolved references apart: ``(anchor, uri, tier, detail)``."""
+    objects = kit.index.objects
+    groups: list[ExclusionGroup] = []
+    unresolved: list[tuple] = []
+    current: tuple | None = None
+    rows: list[tuple] = []
+    counted: Counter[str] = Counter()
+    tokens = 0
+
+    def close() -> None:
+        if current is not None:
+            tier, reason = current
+            groups.append(ExclusionGroup(
+                str(tier), str(reason), group_heading(len(rows), tokens),
+                reason_sentence(reason, answer.request),
+                counted.most_common(), rows))
+
+    unresolved_reason = ExclusionReason.unresolved
+    for x in answer.excluded:
+        detail = inline_code(x.detail)
+        if x.reason is unresolved_reason:
+            unresolved.append((urls.anchor_for(x.uri), x.uri, str(x.tier), detail))
+            continue
+        key = (x.tier, x.reason)
+        if key != current:
+            close()
+            current, rows, counted, tokens = key, [], Counter(), 0
+        held = objects.get(x.uri)
+        title = held.title if held is not None else None
+        href = urls.relative(page, urls.object_page(x.uri)) if held is not None else None
+        # untitled: the identifier without its scheme, as a path's "via" link shows it
+        label = title or x.uri.split("://", 1)[-1]
+        rows.append((urls.anchor_for(x.uri), href, label, x.uri if title else None,
+                     f"{x.cost_tokens:,}", fmt_number(x.relevance), detail))
+        counted[rules[x.uri].rule] += 1
+        tokens += x.cost_tokens
+    close()
+    return groups, unresolved
 
 
 def context_files(kit: PageKit, key: ContextKey, answer: CompiledContext) -> list[tuple[str, bytes]]:

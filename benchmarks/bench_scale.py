@@ -1,0 +1,154 @@
+"""The full build as the layer grows: ``devcontext build`` of synthetic ``large`` at 1×, 2×
+and 4× its issues (milestones, ADRs and session records scale with them, see
+:func:`generator.synth.shapes.resolve_shape`) — wall time, peak memory of all its
+processes together, output bytes and files, and the growth 1× → 4× (target ≤ ×4.4 in time
+and memory; 1× targets: ≤ 60 s, ≤ 2 GiB, ≤ 4 GB).
+
+Memory of all processes together is sampled from ``/proc`` (the build and its forked
+workers; proportional set size, so pages the workers share with the parent are counted
+once), no psutil; ``RUSAGE_CHILDREN``'s largest single process is reported beside it.
+``BENCH_SCALES`` (default ``1,2,4``) picks the factors: a 4× build takes long.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from generator.synth import SIZES, synthesize, write_layer
+
+from .layers import ROOT, synthetic
+
+SCALES = tuple(int(s) for s in os.environ.get("BENCH_SCALES", "1,2,4").split(",") if s)
+
+
+def scaled_layer(factor: int) -> Path:
+    """Synthetic ``large`` with ``factor`` times its issues, written once under .bench/."""
+    if factor == 1:
+        return synthetic("large")
+    out = ROOT / ".bench" / f"synth-large-x{factor}"
+    marker = out / ".complete"
+    if not marker.exists():
+        write_layer(synthesize("large", issues=SIZES["large"].issues * factor), out)
+        marker.write_text("ok\n")
+    return out
+
+
+def _tree(pid: int) -> list[int]:
+    """``pid`` and its descendants, from /proc."""
+    children: dict[int, list[int]] = {}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", "rb") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        ppid = int(stat[stat.rindex(b")") + 2:].split()[1])
+        children.setdefault(ppid, []).append(int(entry.name))
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        todo.extend(children.get(p, ()))
+    return out
+
+
+def _pss_bytes(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as f:
+            for line in f:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
+class PeakMemory:
+    """The peak of the summed PSS of a process tree, sampled every ``interval`` seconds."""
+
+    def __init__(self, pid: int, interval: float = 0.25) -> None:
+        self.pid = pid
+        self.interval = interval
+        self.peak = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            total = sum(_pss_bytes(p) for p in _tree(self.pid))
+            self.peak = max(self.peak, total)
+            self._stop.wait(self.interval)
+
+    def stop(self) -> int:
+        self._stop.set()
+        self._thread.join()
+        return self.peak
+
+
+def output_size(out: Path) -> tuple[int, int]:
+    """(bytes, files) of a built site."""
+    total = files = 0
+    for dirpath, _, names in os.walk(out):
+        for name in names:
+            total += os.path.getsize(os.path.join(dirpath, name))
+            files += 1
+    return total, files
+
+
+def build_once(root: Path) -> dict[str, float]:
+    """One full ``devcontext build`` of ``root``: seconds, peak bytes, output bytes, files."""
+    work = Path(tempfile.mkdtemp(prefix="bench-scale-"))
+    try:
+        argv = [str(Path(sys.executable).with_name("devcontext")), "build", "--quiet",
+                "--repo", str(root), "--out", str(work / "site")]
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        peak = PeakMemory(proc.pid)
+        _, err = proc.communicate()
+        seconds = time.perf_counter() - t0
+        peak_bytes = peak.stop()
+        if proc.returncode != 0:
+            raise RuntimeError(f"devcontext build --repo {root} failed ({proc.returncode}): "
+                               f"{err.decode(errors='replace')[-2000:]}")
+        size, files = output_size(work / "site")
+        largest = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
+        return {"seconds": seconds, "peak": peak_bytes, "bytes": size, "files": files,
+                "largest": largest}
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def main(report) -> None:
+    first: dict[str, float] | None = None
+    for factor in SCALES:
+        got = build_once(scaled_layer(factor))
+        tags = {"layer": "large", "scale": f"{factor}x"}
+        targets = factor == 1
+        report(f"scale large {factor}x: full build", got["seconds"], "s",
+               "target ≤ 60 s" if targets else "", tags={"figure": "build", **tags})
+        report(f"scale large {factor}x:   peak memory, all processes", got["peak"] / 2**30,
+               "GiB", ("target ≤ 2 GiB; " if targets else "")
+               + f"largest one process {got['largest'] / 2**30:.2f} GiB",
+               tags={"figure": "memory", **tags})
+        report(f"scale large {factor}x:   output", got["bytes"] / 1e9, "GB",
+               ("target ≤ 4 GB; " if targets else "") + f"{int(got['files']):,} files",
+               tags={"figure": "output", **tags})
+        if first is None:
+            first = got
+        elif factor > 1:
+            for what, key in (("time", "seconds"), ("memory", "peak")):
+                report(f"scale large 1x→{factor}x: growth in {what}", got[key] / first[key], "×",
+                       "target ≤ ×4.4 at 4x" if factor == 4 else "",
+                       tags={"figure": "growth", "what": what, "layer": "large",
+                             "scale": f"{factor}x"})

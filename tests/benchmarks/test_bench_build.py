@@ -1,0 +1,50 @@
+"""The build benchmarks' own parts: the peers are given the layer's Markdown records (front
+matter dropped, hidden names made visible), and the memory sampler sums a real process
+tree (a forked child's memory counts)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+
+from benchmarks.bench_peers import _content_name, hugo_site, markdown_records, mkdocs_site
+from benchmarks.bench_scale import PeakMemory, _tree, output_size
+
+
+def test_the_peers_render_the_layers_markdown_records(tmp_path):
+    layer = tmp_path / "layer"
+    (layer / ".ai" / "repo").mkdir(parents=True)
+    (layer / ".ai" / "repo" / "README.md").write_text("---\nschema: context/v1\n---\n# Repo\n")
+    (layer / "notes.md").write_text("# Notes\n")
+    (layer / "data.yaml").write_text("a: 1\n")
+    docs = markdown_records(layer)
+    assert docs == [(".ai/repo/README.md", "# Repo\n"), ("notes.md", "# Notes\n")]
+    assert _content_name(".ai/repo/README.md") == "ai/repo/page-README.md"
+    hugo = hugo_site(docs, tmp_path)
+    assert (hugo / "content/ai/repo/page-README.md").read_text().endswith("---\n# Repo\n")
+    mkdocs = mkdocs_site(docs, tmp_path)
+    assert (mkdocs / "docs/page-notes.md").read_text() == "# Notes\n"
+
+
+def test_peak_memory_sums_the_whole_process_tree(tmp_path):
+    # a parent that forks a child holding 64 MiB of its own: the tree's peak counts it
+    code = ("import os, time\n"
+            "if os.fork() == 0:\n"
+            "    b = bytearray(64 * 2**20)\n"
+            "    time.sleep(1.5)\n"
+            "    os._exit(0)\n"
+            "os.wait()\n")
+    proc = subprocess.Popen([sys.executable, "-c", code])
+    peak = PeakMemory(proc.pid, interval=0.05)
+    time.sleep(0.6)
+    assert len(_tree(proc.pid)) == 2
+    proc.wait()
+    assert peak.stop() >= 64 * 2**20
+
+
+def test_output_size_counts_every_file(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "x.pack.js").write_bytes(b"12345")
+    (tmp_path / "y.html").write_bytes(b"123")
+    assert output_size(tmp_path) == (8, 2)
