@@ -25,6 +25,11 @@ NAV = ((N_("Dashboard"), "index.html"), (N_("Plan"), "plan.html"), (N_("Search")
        (N_("Diagnostics"), "diagnostics.html"), (N_("Reference"), "reference/index.html"),
        (N_("Performance"), "performance.html"))
 
+#: The derived states (generator/states.py STATES) as the catalogue knows them; the
+#: templates show a state through _(state).
+STATE_NAMES = (N_("BLOCKED"), N_("READY"), N_("ACTIVE"), N_("VERIFY"), N_("DONE"),
+               N_("CANCELLED"))
+
 #: Only these pages name the layer's fingerprint: a page that does not depend on an edit
 #: must not change because of it (incremental rebuilds).
 FINGERPRINT_PAGES = frozenset({"index.html", "diagnostics.html"})
