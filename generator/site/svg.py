@@ -10,6 +10,7 @@ from __future__ import annotations
 from html import escape
 
 from ..engine.models import Budget
+from .i18n import _, format_count
 
 __all__ = ["budget_bar", "TIER_COLORS", "STATE_COLORS"]
 
@@ -66,11 +67,15 @@ def budget_bar(budget: Budget, required_by_tier: dict[str, int], width: int = 72
     anchor = "end" if lx > width * 0.6 else "start"
     tx = lx - 4 if anchor == "end" else lx + 4
     parts.append(f'<text class="limit-label" x="{tx:.1f}" y="{height - 4}" text-anchor="{anchor}">'
-                 f'limit {budget.limit_tokens:,}</text>')
+                 + escape(_("limit {limit}").format(limit=format_count(budget.limit_tokens)))
+                 + '</text>')
     parts.append("</svg>")
     return "".join(parts)
 
 
 def _summary(b: Budget) -> str:
-    return (f"{b.used_tokens:,} of {b.limit_tokens:,} tokens used, {b.required_tokens:,} required"
-            + (", over budget" if b.over_budget else ""))
+    values = {"used": format_count(b.used_tokens), "limit": format_count(b.limit_tokens),
+              "required": format_count(b.required_tokens)}
+    if b.over_budget:
+        return _("{used} of {limit} tokens used, {required} required, over budget").format(**values)
+    return _("{used} of {limit} tokens used, {required} required").format(**values)
