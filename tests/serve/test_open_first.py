@@ -121,3 +121,29 @@ def test_a_newer_edit_stops_the_rebuild_and_is_merged_into_the_next(tmp_path, mo
     assert merged.mode == "incremental"
     assert SOURCE in merged.changed_paths and box.rel(issue) in merged.changed_paths
     assert differences(box.root / "site", reference_build(box, box.root / "ref")) == []
+
+
+def test_in_a_browser_the_open_page_reloads_before_the_rest_is_written(browser, held):
+    from browserkit import PageWatch
+
+    box, session, release, writing = held
+    port, site = session.server.port, box.root / "site"
+    before = (site / OPEN).read_bytes()
+    watch = PageWatch(browser)
+    try:
+        page = watch.open(f"http://127.0.0.1:{port}/{OPEN}")
+        page.wait_for_function("() => window.__devcontextEvents && window.__devcontextEvents.readyState === 1")
+        with page.expect_navigation(timeout=120_000) as navigation:
+            with (box.repo / SOURCE).open("a", encoding="utf-8") as handle:
+                handle.write("\n# edited in front of a browser " + "z" * 400 + "\n")
+        reloaded = navigation.value.body()
+        assert writing.wait(120) and (site / OPEN).read_bytes() == before  # not written yet
+        release.set()
+        for _ in range(600):  # the catch-up ends: the pages are told
+            if session.last_report is not None:
+                break
+            page.wait_for_timeout(100)
+        assert _without_snippet(reloaded) == (site / OPEN).read_bytes() != before
+        assert [e for e in watch.errors if not e.split("?")[0].endswith("/__devcontext/events")] == []
+    finally:
+        watch.close()
