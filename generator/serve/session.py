@@ -31,7 +31,7 @@ from ..diagnostics import Diagnostic
 from ..errors import DevContextError, InputError, LayerError
 from ..layer.discovery import MANIFEST_PATH
 from .live_api import API_ROUTES, LiveApi
-from .incremental import BuildReport, IncrementalBuilder
+from .incremental import BuildReport, IncrementalBuilder, OpenFirst
 from .livereload import BuildStatus, EventHub
 from .server import DevServer
 from .watcher import DEFAULT_QUIET, Batch, Debouncer, LayerWatcher, watch_roots
@@ -145,7 +145,14 @@ class ServeSession:
         self.api = LiveApi(lambda: builder.snapshot)
         # bind first: a taken port is reported before a long build
         self.server = DevServer(builder.out, host=host, port=port, hub=self.hub,
-                                api=self.api.handle, api_routes=API_ROUTES, token=token)
+                                api=self.api.handle, api_routes=API_ROUTES, token=token,
+                                pending=builder.pending)
+        #: The build number pages are told (each rebuild that showed anything, or failed,
+        #: takes the next one — so a page served during a rebuild that did not finish
+        #: reloads after the next one that does).
+        self.generation = 0
+        #: The last rebuild's report (None before the first edit).
+        self.last_report: BuildReport | None = None
         self.debouncer: Debouncer | None = None
         self.watcher: LayerWatcher | None = None
         self._roots: list | None = None
@@ -156,7 +163,8 @@ class ServeSession:
 
     def build(self) -> BuildReport:
         report = self.builder.rebuild()
-        self.hub.set_status(BuildStatus(self.builder.builds))
+        self.generation = self.builder.builds
+        self.hub.set_status(BuildStatus(self.generation))
         return report
 
     def watch(self) -> None:
@@ -172,19 +180,40 @@ class ServeSession:
         return watch_roots(self.builder.root, classes)
 
     def deliver(self, batch: Batch) -> None:
-        """Rebuild for one batch of changes and tell the pages."""
+        """Rebuild for one batch of changes and tell the pages: the open ones the edit
+        reaches as soon as they are made, then every page once the site has caught up."""
+        generation = self.generation + 1
+        shown: list[str] = []
+        failed_before = self.hub.status.error is not None
+
+        def on_open(rels: list[str]) -> None:
+            shown.extend(rels)
+            self.hub.publish("reload", BuildStatus(generation), pages=sorted(rels),
+                             summary="the open pages first; the rest of the site follows")
+
+        debouncer = self.debouncer
+        open_first = OpenFirst(open_pages=self.hub.open_pages, on_open=on_open,
+                               superseded=debouncer.waiting if debouncer is not None else lambda: False)
         try:
-            report = self.builder.rebuild(batch.paths, templates=batch.templates)
+            report = self.builder.rebuild(batch.paths, templates=batch.templates,
+                                          open_first=open_first)
         except Exception as exc:  # noqa: BLE001 - reported, and the last good site stays
             error = describe_failure(exc, self.builder.root, self.builder.templates)
             log.debug("rebuild failed", exc_info=True)
-            self.hub.publish("build-error", BuildStatus(self.builder.builds, error))
+            self.generation = generation
+            self.hub.publish("build-error", BuildStatus(generation, error))
             where = f"{error['file']}:{error['line']}" if error["line"] else str(error["file"])
             self.say(f"rebuild failed ({where}): {error['message']} — still serving the last good site")
             return
-        failed_before = self.hub.status.error is not None
-        if report.changed or failed_before:
-            self.hub.publish("reload", BuildStatus(self.builder.builds), summary=report.summary())
+        self.last_report = report
+        if report.mode == "superseded":
+            if shown:
+                self.generation = generation
+            self.say(report.summary())
+            return
+        if report.changed or failed_before or shown:
+            self.generation = generation
+            self.hub.publish("reload", BuildStatus(generation), summary=report.summary())
             self.say(report.summary())
         roots = self._watch_roots()
         if self.watcher is not None and roots != self._roots:
