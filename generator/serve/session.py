@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import traceback
 from collections import Counter
 from pathlib import Path
@@ -54,6 +55,23 @@ def _display(path: str, places: list[tuple[str, str]]) -> str:
     return os.path.basename(path)
 
 
+_FRAME_LINE = re.compile(r'File "([^"]+)", line (\d+)')
+
+
+def _remote_traceback(exc: BaseException) -> str:
+    """The worker's traceback text that ``multiprocessing`` chains as the cause."""
+    cause = exc.__cause__
+    return str(cause) if type(cause).__name__ == "RemoteTraceback" else ""
+
+
+def _template_frame_in(text: str, tpl_real: str) -> tuple[str | None, int | None]:
+    """The innermost ``File "…", line N`` of ``text`` that lies in the templates."""
+    for name, number in reversed(_FRAME_LINE.findall(text)):
+        if os.path.realpath(name).startswith(tpl_real + os.sep):
+            return name, int(number)
+    return None, None
+
+
 def describe_failure(exc: BaseException, root: Path, templates: Path) -> dict[str, Any]:
     """``{"file", "line", "message"}`` for a failed rebuild, with no absolute path: a
     template error names the template and its line, a layer error the manifest, anything
@@ -80,6 +98,8 @@ def describe_failure(exc: BaseException, root: Path, templates: Path) -> dict[st
             if os.path.realpath(frame.filename).startswith(tpl_real + os.sep):
                 file, line = frame.filename, frame.lineno
                 break
+        if file is None:  # raised in a forked worker: its frames arrive only as text
+            file, line = _template_frame_in(_remote_traceback(exc), tpl_real)
         if file is None:
             if isinstance(exc, LayerError):
                 file = MANIFEST_PATH
