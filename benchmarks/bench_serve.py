@@ -4,9 +4,15 @@ side with a full build in the same run; and the live API's explain latency over 
 (a request no cache has seen: compile + explain) and warm (the same request again).
 
 Layers are copied to a temporary directory first (the real one in ../shared is never
-edited). "Latency" is edit written → every changed file written (the builder's work, told
-the path as the watcher would); on the real layer it is also measured end to end through
-the watcher (edit → reload event on the event stream, 150 ms debounce included).
+edited). Two latencies per edit, told the path as the watcher would: edit written → the open
+page reloaded ("open": the builder has made the open pages the edit reaches and serve would
+publish their reload; the pages held open are the edited object's own page and, for an
+issue, its context page) and edit written → every changed file written ("all": the tree
+caught up, equal to a full build). Each is reported per edit kind as p50 and p95, tagged
+``{"figure": "edit", "layer", "kind", "phase": "open"|"all", "stat"}``. On the real layer
+it is also measured end to end through the watcher (edit → reload event on the event
+stream, 150 ms debounce included). ``BENCH_SERVE_SIZES`` (default ``medium,large``) names
+the synthetic layers.
 """
 
 from __future__ import annotations
@@ -21,7 +27,8 @@ import time
 from pathlib import Path
 
 from generator.engine.compile import GitInfo
-from generator.serve.incremental import IncrementalBuilder
+from generator.serve.incremental import IncrementalBuilder, OpenFirst
+from generator.site import urls
 from generator.serve.session import ServeSession
 from generator.site.build import SiteInputs, build_site
 from generator.workspace import Workspace
@@ -29,7 +36,8 @@ from generator.writer import write_site
 
 from .layers import real, synthetic
 
-EDITS_PER_KIND = 3
+#: Edits of each kind per layer (``BENCH_SERVE_EDITS`` overrides: a loaded machine).
+EDITS_PER_KIND = int(os.environ.get("BENCH_SERVE_EDITS", "3"))
 #: With BENCH_SERVE_PROFILE set, the first edit of each kind is profiled (cProfile) here.
 PROFILES = Path(__file__).resolve().parents[1] / ".bench"
 EXPLAIN_REQUESTS = 12
@@ -78,6 +86,18 @@ def _edit(path: Path, i: int) -> None:
     else:
         text += f"\n# edit {i}\n"
     path.write_text(text, encoding="utf-8")
+
+
+def _open_pages(builder: IncrementalBuilder, rel: str) -> set[str]:
+    """The pages a person editing ``rel`` has open: its objects' own pages, and an issue's
+    context page."""
+    index = builder.state.index
+    pages = set()
+    for obj in index.at_path(rel):
+        pages.add(urls.object_page(obj.uri))
+        if obj.kind in ("issue", "milestone"):
+            pages.add(urls.context_page(obj.kind, obj.identity))
+    return pages
 
 
 def _full_build(root: Path, out: Path) -> tuple[float, int]:
@@ -177,6 +197,7 @@ def _measure(src: Path, label: str, report, *, full_build: bool) -> None:
                    + ", ".join(f"{k} {v:.1f}s" for k, v in first.timings.items()))
             session.start()
             by_kind: dict[str, list[float]] = {}
+            open_by_kind: dict[str, list[float]] = {}
             stages: dict[str, list[float]] = {}
             details = []
             targets = _targets(root)
@@ -189,10 +210,15 @@ def _measure(src: Path, label: str, report, *, full_build: bool) -> None:
 
                         profile = cProfile.Profile()
                         profile.enable()
+                    pages = _open_pages(builder, rel)
+                    opened: list[float] = []
+                    hooks = OpenFirst(open_pages=lambda: pages,
+                                      on_open=lambda rels: opened or opened.append(time.perf_counter()))
                     t0 = time.perf_counter()
                     _edit(path, i)
-                    rebuilt = builder.rebuild([rel])
+                    rebuilt = builder.rebuild([rel], open_first=hooks)
                     elapsed = time.perf_counter() - t0
+                    open_by_kind.setdefault(kind, []).append((opened[0] if opened else time.perf_counter()) - t0)
                     if profile is not None:
                         profile.disable()
                         profile.dump_stats(str(PROFILES / f"serve-{label.split()[-1]}-{kind}.prof"))
@@ -210,6 +236,14 @@ def _measure(src: Path, label: str, report, *, full_build: bool) -> None:
                        f"max {max(ts):.3f}s ({r.contexts_compiled:,} contexts recompiled, "
                        f"{r.objects_rendered:,} object pages, {len(r.written):,} written, "
                        f"{r.patched:,} patched)")
+            layer = label.split()[-1] if label.startswith("synthetic") else "real"
+            for kind in by_kind:
+                for phase, values in (("open", open_by_kind[kind]), ("all", by_kind[kind])):
+                    for stat, value in (("p50", statistics.median(values)), ("p95", _p95(values))):
+                        report(f"{label}: edit {kind} → {'open page reloaded' if phase == 'open' else 'tree caught up'} {stat}",
+                               value, "s", f"{len(values)} edits",
+                               tags={"figure": "edit", "layer": layer, "kind": kind, "phase": phase,
+                                     "stat": stat})
             for stage, ts in stages.items():
                 report(f"{label}:   stage {stage} p50", statistics.median(ts), "s",
                        f"max {max(ts):.3f}s")
@@ -228,7 +262,7 @@ def main(report) -> None:
         _measure(layer, "real layer", report, full_build=True)
     else:
         report("real layer", float("nan"), "s", "skipped: ../shared/data/majordomus-layer absent")
-    # On `large` serve's first build is the full build (the same work: every context
-    # compiled, every page rendered, written atomically); a second one would double the run.
-    _measure(synthetic(os.environ.get("BENCH_SERVE_SIZE", "large")),
-             f"synthetic {os.environ.get('BENCH_SERVE_SIZE', 'large')}", report, full_build=False)
+    # On a synthetic layer serve's first build is the full build (the same work: every
+    # context compiled, every page rendered, written atomically); a second would double it.
+    for size in os.environ.get("BENCH_SERVE_SIZES", "medium,large").split(","):
+        _measure(synthetic(size.strip()), f"synthetic {size.strip()}", report, full_build=False)

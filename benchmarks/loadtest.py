@@ -46,7 +46,7 @@ from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parents[1]
 
-#: The server's head timeout (``generator.serve.server._Handler.head_timeout``) plus this
+#: The server's head timeout (``generator.serve.handler.Handler.head_timeout``) plus this
 #: margin is how long a slow client may hang before the test calls it "not cut off".
 CUT_MARGIN = 5.0
 
@@ -499,7 +499,7 @@ def _editor(repo: Path, files: list[Path], config: LoadConfig, stop: threading.E
 
 def run(config: LoadConfig, say: Callable[[str], None] = lambda line: None) -> LoadResult:
     from generator.demo import demo_root
-    from generator.serve.server import _Handler
+    from generator.serve.handler import Handler as _Handler
 
     result = LoadResult(config, head_timeout=_Handler.head_timeout)
     base = Path(tempfile.mkdtemp(prefix="devcontext-loadtest-"))

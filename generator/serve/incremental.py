@@ -15,6 +15,15 @@ A rebuild is a sequence of stages, each in its own module:
 ``write``    only files whose bytes changed; files no longer produced are deleted; the
              layer fingerprint is patched in place in every other compiled-context JSON.
 
+Serve renders what is open first (:class:`OpenFirst`): before the rest is compiled, the
+open pages of the contexts the edit reaches are made and announced; open object pages are
+made first of the object pages and announced as soon as made. Until the files are written,
+the rebuild's :class:`~generator.serve.catchup.Catchup` answers for every file still
+pending (:meth:`IncrementalBuilder.pending`), so a page requested meanwhile is made on
+demand rather than served stale. A newer edit arriving meanwhile (``superseded``) stops
+the rebuild before it writes anything; its paths stay pending and the next rebuild takes
+them with the new ones.
+
 No compiled answer is held between builds (a large layer's take over 13 GB): each context
 keeps its record (:class:`generator.site.compiled.ContextRecord`). The property test in
 ``tests/serve/test_incremental.py`` checks the result against full builds after random
@@ -40,19 +49,36 @@ from ..site.build import Progress
 from ..site.contexts import context_keys
 from ..site.markdown import MarkdownRenderer
 from ..site.pages.kit import PageKit
-from ..site.pipeline import Edit, SiteBuild, SiteState
+from ..site.compiled import context_job
+from ..site.pipeline import Edit, SiteBuild, SiteState, reached_contexts
 from ..site.rowcache import RowCache
 from ..site.templating import TEMPLATES_DIR, make_environment
 from ..workers import heap_after_build, heap_before_build
+from .catchup import Catchup, context_files_of
 from .output import OutputTree
 
-__all__ = ["IncrementalBuilder", "BuildReport", "Snapshot", "LoadGuard"]
+__all__ = ["IncrementalBuilder", "BuildReport", "Snapshot", "LoadGuard", "OpenFirst"]
 
 #: Serve's hook into an edit, called once its changed files are loaded and before anything
 #: is compiled or written: ``guard(changed_paths, setup, loads, problems, new_setup,
 #: new_loads, new_problems)`` (before and after the edit). Raising refuses the edit as any
 #: failed rebuild: the last good site and state stay, the paths stay pending.
 LoadGuard = Callable[[set, LayerSetup, Mapping, list, LayerSetup, Mapping, list], None]
+
+@dataclass(frozen=True)
+class OpenFirst:
+    """What serve tells a rebuild about the browser: the pages open now (site-relative),
+    whom to tell when some of them are made (before the rest of the site is), and whether
+    a newer edit is waiting (the rebuild then stops before writing and keeps its paths)."""
+
+    open_pages: Callable[[], set[str]] = lambda: set()
+    on_open: Callable[[list[str]], None] = lambda rels: None
+    superseded: Callable[[], bool] = lambda: False
+
+
+class _Superseded(Exception):
+    """A newer edit arrived during the rebuild."""
+
 
 @dataclass(frozen=True)
 class Snapshot:
@@ -66,7 +92,7 @@ class Snapshot:
 @dataclass
 class BuildReport:
     build: int
-    mode: str  # "full" | "incremental" | "unchanged"
+    mode: str  # "full" | "incremental" | "unchanged" | "superseded"
     seconds: float
     changed_paths: list[str] = field(default_factory=list)
     objects_changed: int = 0
@@ -77,6 +103,9 @@ class BuildReport:
     deleted: list[str] = field(default_factory=list)
     patched: int = 0
     timings: dict[str, float] = field(default_factory=dict)
+    #: Open pages made before the rest of the site, and seconds from the start to then.
+    opened: list[str] = field(default_factory=list)
+    open_seconds: float | None = None
 
     @property
     def changed(self) -> bool:
@@ -88,6 +117,8 @@ class BuildReport:
                     f"{self.seconds:.2f}s")
         if self.mode == "unchanged":
             return f"nothing to rebuild ({self.seconds:.2f}s)"
+        if self.mode == "superseded":
+            return f"rebuild stopped for a newer edit ({self.seconds:.2f}s)"
         return (f"rebuilt in {self.seconds:.2f}s: {self.objects_changed:,} objects changed, "
                 f"{self.contexts_compiled:,} contexts recompiled ({self.contexts_changed:,} "
                 f"changed), {len(self.written):,} files written, {len(self.deleted):,} deleted, "
@@ -162,9 +193,17 @@ class IncrementalBuilder:
         self._pending_templates: set[str] = set()
         self._pending_full_read = False
         self._dirty = True
+        #: The running rebuild's pending files (None between rebuilds).
+        self.catchup: Catchup | None = None
+
+    def pending(self, rel: str) -> bytes | None:
+        """The bytes the site is about to hold at ``rel`` while a rebuild runs (made on
+        demand), or None when the file on disk is current (the HTTP server asks)."""
+        catchup = self.catchup
+        return None if catchup is None else catchup.page(rel)
 
     def rebuild(self, paths: Iterable[str] = (), *, templates: Iterable[str] = (),
-                full_read: bool = False) -> BuildReport:
+                full_read: bool = False, open_first: OpenFirst | None = None) -> BuildReport:
         self._pending_paths.update(paths)
         self._pending_templates.update(templates)
         self._pending_full_read = self._pending_full_read or full_read
@@ -173,14 +212,19 @@ class IncrementalBuilder:
             self._dirty = True  # the output went away: write it all again
         first = self.state is None or self._dirty
         heap_before_build(self.builds, first)
-        report = self._build(started, first)
+        try:
+            report = self._build(started, first, open_first or OpenFirst())
+        except _Superseded:
+            heap_after_build()
+            return BuildReport(build=self.builds, mode="superseded",
+                               seconds=time.perf_counter() - started)
         heap_after_build()
         self._pending_paths.clear()
         self._pending_templates.clear()
         self._pending_full_read = False
         return report
 
-    def _build(self, started: float, first: bool) -> BuildReport:
+    def _build(self, started: float, first: bool, open_first: OpenFirst) -> BuildReport:
         t: dict[str, float] = {}
         old = None if first else self.state
         loaded = self._read_and_load(old, t)
@@ -191,11 +235,18 @@ class IncrementalBuilder:
         edit = None if old is None else self._diff(old, index, changed_paths)
         kit = PageKit(index=index, env=self.env, md=self.md, label=self.label, rows=self.rows,
                       files=sources.files)
+        opened = frozenset(open_first.open_pages()) if old is not None else frozenset()
         build = SiteBuild(kit, git, self.templates, self.base_url,
                           previous=None if old is None else old.site, edit=edit, keep=True,
                           written=lambda rel: rel in self.output.digests,
-                          on_stage=self.progress.stage, on_step=self.progress.step)
-        stats = self._write(build, index, first, t)
+                          on_stage=self.progress.stage, on_step=self.progress.step,
+                          first=opened)
+        announced: list[str] = []
+        if first:
+            stats = self._write_all(build, index, t)
+        else:
+            stats = self._catch_up(build, old, index, edit, git, open_first, opened, announced,
+                                   started, t)
         t.update(build.timings)
         if edit is not None and edit.removed:
             self.rows.keep_only(index.objects)
@@ -210,7 +261,7 @@ class IncrementalBuilder:
             objects_changed=len(edit.changed) if edit else 0, contexts_compiled=build.compiled,
             contexts_changed=build.answers_changed if edit else 0,
             objects_rendered=build.objects_made, written=stats.written, deleted=stats.deleted,
-            patched=stats.patched, timings=t)
+            patched=stats.patched, timings=t, opened=announced, open_seconds=t.get("open"))
 
     def _read_and_load(self, old: BuildState | None, t: dict[str, float]
                        ) -> tuple[Sources, Index, set[str], GitInfo] | None:
@@ -260,20 +311,83 @@ class IncrementalBuilder:
         return Edit(changed, added, removed, touches, frozenset(self._pending_templates),
                     frozenset(paths))
 
-    def _write(self, build: SiteBuild, index: Index, first: bool, t: dict[str, float]):
+    def _write_all(self, build: SiteBuild, index: Index, t: dict[str, float]):
+        """A first build, streamed to the writer, which swaps the whole tree in at the end."""
         mark = time.perf_counter()
-        if first:  # streamed to the writer, which swaps the whole tree in at the end
-            fingerprinted = {urls.context_json(k.kind, k.identity) for k in context_keys(index)}
-            stats = self.output.write_all(build.files(), index.fingerprint, fingerprinted)
-            t["compile+run+write"] = time.perf_counter() - mark
-            return stats
-        made = dict(build.files())  # every file made first: a failure leaves the site alone
-        t["compile+run"] = time.perf_counter() - mark
-        mark = time.perf_counter()
-        try:
-            stats = self.output.update(made, build.kept_files, index.fingerprint)
-        except BaseException:
-            self._dirty = True  # the disk may be half-written: next time, build in full
-            raise
-        t["write"] = time.perf_counter() - mark
+        fingerprinted = {urls.context_json(k.kind, k.identity) for k in context_keys(index)}
+        stats = self.output.write_all(build.files(), index.fingerprint, fingerprinted)
+        t["compile+run+write"] = time.perf_counter() - mark
         return stats
+
+    def _catch_up(self, build: SiteBuild, old: BuildState, index: Index, edit: Edit,
+                  git: GitInfo, open_first: OpenFirst, opened: frozenset[str],
+                  announced: list[str], started: float, t: dict[str, float]):
+        """A rebuild: the open pages the edit reaches first, then every file made (a failure
+        leaves the site alone), then only what changed written. Pending files are answered
+        for meanwhile (:class:`Catchup`)."""
+        catchup = self._catchup_for(old, index, edit, git, build.kit.files)
+        self.catchup = catchup
+        ok = False
+        try:
+            mark = time.perf_counter()
+            first_keys = sorted({catchup.reached[rel] for rel in opened if rel in catchup.reached})
+            for key in first_keys:
+                catchup.make_first(key)
+            self._announce([rel for rel in sorted(opened) if rel in catchup.made], open_first,
+                           announced, started, t)
+            t["open first"] = time.perf_counter() - mark
+            mark = time.perf_counter()
+            made: dict[str, bytes] = {}
+            stream = build.files()
+            try:
+                for rel, data in stream:
+                    made[rel] = data
+                    catchup.add(rel, data)
+                    if rel in opened and rel not in announced:
+                        self._announce([rel], open_first, announced, started, t)
+                    if open_first.superseded():
+                        raise _Superseded()
+            finally:
+                stream.close()
+            t["compile+run"] = time.perf_counter() - mark
+            mark = time.perf_counter()
+            try:
+                stats = self.output.update(made, build.kept_files, index.fingerprint)
+            except BaseException:
+                self._dirty = True  # the disk may be half-written: next time, build in full
+                raise
+            t["write"] = time.perf_counter() - mark
+            ok = True
+            return stats
+        finally:
+            self.catchup = None
+            catchup.finish(ok)
+
+    @staticmethod
+    def _announce(rels: list[str], open_first: OpenFirst, announced: list[str], started: float,
+                  t: dict[str, float]) -> None:
+        if not rels:
+            return
+        announced.extend(rels)
+        t.setdefault("open", time.perf_counter() - started)
+        open_first.on_open(rels)
+
+    def _catchup_for(self, old: BuildState, index: Index, edit: Edit, git: GitInfo,
+                     files) -> Catchup:
+        """The rebuild's pending files: those of the contexts it reaches (made on demand
+        with a page kit of its own, so a request's thread shares no renderer with the
+        rebuild), the gone contexts', and the rest as the edit's kind says."""
+        keys = context_keys(index)
+        reached = {rel: key for key in reached_contexts(keys, old.site, edit, git)
+                   for rel in context_files_of(key)}
+        live = set(keys)
+        gone = frozenset(rel for key in old.site.contexts if key not in live
+                         for rel in context_files_of(key))
+        kit = PageKit(index=index, env=self.env, md=MarkdownRenderer(), label=self.label,
+                      rows=RowCache(), files=files)
+        job = context_job(kit, git, keep_json=True)
+        return Catchup(reached=reached, make_context=lambda key: job(key).files, out_dir=self.out,
+                       fingerprint_at=dict(self.output.fingerprint_at),
+                       fingerprint=index.fingerprint.encode("utf-8"),
+                       templates_changed=bool(edit.templates), paths_changed=bool(edit.paths),
+                       gone=gone)

@@ -4,11 +4,15 @@ server injects into every HTML response (never into the built files).
 Events (``event:`` names; ``data:`` is JSON):
 
 ``hello``         on connect: ``{"build": n, "error": null | {...}}``
-``reload``        after a rebuild that changed the site: ``{"build": n, "summary": "..."}``
+``reload``        after a rebuild that changed the site: ``{"build": n, "summary": "..."}``;
+                  with ``"pages": [...]`` (site-relative files) when only those open pages
+                  were made so far — the rest of the site is still catching up
 ``build-error``   after a failed rebuild: ``{"build": n, "error": {"file", "line", "message"}}``
 
-A page knows the build it was served from; it reloads on ``reload`` and also on ``hello``
-when the build moved on while it was loading. A failed rebuild keeps the last good site and
+A page knows the build it was served from and opens its stream with ``?page=<its path>``,
+so the hub knows which pages are open (:meth:`EventHub.open_pages`): after an edit those
+are made first. A page reloads on a ``reload`` that names it (or names no pages) and also
+on ``hello`` when the build moved on while it was loading. A failed rebuild keeps the last good site and
 shows the error in an overlay (injected server-side too, so a page opened meanwhile shows it)
 until a rebuild succeeds.
 """
@@ -49,6 +53,8 @@ class EventHub:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._subscribers: list[queue.Queue] = []
+        #: queue -> the site-relative page that holds the stream open (None: unnamed).
+        self._pages: dict[int, str | None] = {}
         self._status = BuildStatus(build=0)
         self.closed = False
 
@@ -56,18 +62,29 @@ class EventHub:
     def status(self) -> BuildStatus:
         return self._status
 
-    def subscribe(self) -> tuple[queue.Queue, BuildStatus]:
+    def subscribe(self, page: str | None = None) -> tuple[queue.Queue, BuildStatus]:
+        """A queue of events for one stream, held open by ``page`` (site-relative)."""
         q: queue.Queue = queue.Queue(maxsize=64)
         with self._lock:
             if self.closed:
                 q.put(_CLOSED)
             self._subscribers.append(q)
+            self._pages[id(q)] = page
             return q, self._status
 
     def unsubscribe(self, q: queue.Queue) -> None:
         with self._lock:
-            if q in self._subscribers:
-                self._subscribers.remove(q)
+            self._drop(q)
+
+    def _drop(self, q: queue.Queue) -> None:
+        if q in self._subscribers:
+            self._subscribers.remove(q)
+        self._pages.pop(id(q), None)
+
+    def open_pages(self) -> set[str]:
+        """The pages with a live-reload stream open now."""
+        with self._lock:
+            return {p for p in self._pages.values() if p is not None}
 
     def publish(self, event: str, status: BuildStatus, **extra: Any) -> None:
         data = {**status.wire(), **extra}
@@ -77,7 +94,7 @@ class EventHub:
                 try:
                     q.put_nowait((event, data))
                 except queue.Full:  # a stalled client: drop it; EventSource reconnects
-                    self._subscribers.remove(q)
+                    self._drop(q)
                     try:
                         q.put_nowait(_CLOSED)
                     except queue.Full:
@@ -96,6 +113,7 @@ class EventHub:
                 except queue.Full:
                     pass
             self._subscribers.clear()
+            self._pages.clear()
 
     @staticmethod
     def is_closed(item: object) -> bool:
@@ -134,7 +152,8 @@ _SCRIPT = """(function () {
     if (el) { el.parentNode.removeChild(el); }
   }
   if (!window.EventSource) { return; }
-  var source = new EventSource("%(events)s");
+  var page = location.pathname;
+  var source = new EventSource("%(events)s?page=" + encodeURIComponent(page));
   window.__devcontextEvents = source;
   source.addEventListener("hello", function (e) {
     var d = JSON.parse(e.data);
@@ -142,7 +161,11 @@ _SCRIPT = """(function () {
   });
   source.addEventListener("reload", function (e) {
     var d = JSON.parse(e.data);
-    if (d.build !== build) { location.reload(); }
+    if (d.pages) {
+      var mine = page.charAt(page.length - 1) === "/" ? page + "index.html" : page;
+      if (d.pages.indexOf(decodeURIComponent(mine).replace(/^\\//, "")) < 0) { return; }
+      location.reload();
+    } else if (d.build !== build) { location.reload(); }
   });
   source.addEventListener("build-error", function (e) { show(JSON.parse(e.data).error); });
 })();"""

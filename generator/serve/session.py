@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import traceback
 from collections import Counter
 from pathlib import Path
@@ -31,7 +32,7 @@ from ..diagnostics import Diagnostic
 from ..errors import DevContextError, InputError, LayerError
 from ..layer.discovery import MANIFEST_PATH
 from .live_api import API_ROUTES, LiveApi
-from .incremental import BuildReport, IncrementalBuilder
+from .incremental import BuildReport, IncrementalBuilder, OpenFirst
 from .livereload import BuildStatus, EventHub
 from .server import DevServer
 from .watcher import DEFAULT_QUIET, Batch, Debouncer, LayerWatcher, watch_roots
@@ -52,6 +53,23 @@ def _display(path: str, places: list[tuple[str, str]]) -> str:
             rel = os.path.relpath(real, base).replace(os.sep, "/")
             return f"{label}{rel}" if label else rel
     return os.path.basename(path)
+
+
+_FRAME_LINE = re.compile(r'File "([^"]+)", line (\d+)')
+
+
+def _remote_traceback(exc: BaseException) -> str:
+    """The worker's traceback text that ``multiprocessing`` chains as the cause."""
+    cause = exc.__cause__
+    return str(cause) if type(cause).__name__ == "RemoteTraceback" else ""
+
+
+def _template_frame_in(text: str, tpl_real: str) -> tuple[str | None, int | None]:
+    """The innermost ``File "…", line N`` of ``text`` that lies in the templates."""
+    for name, number in reversed(_FRAME_LINE.findall(text)):
+        if os.path.realpath(name).startswith(tpl_real + os.sep):
+            return name, int(number)
+    return None, None
 
 
 def describe_failure(exc: BaseException, root: Path, templates: Path) -> dict[str, Any]:
@@ -80,6 +98,8 @@ def describe_failure(exc: BaseException, root: Path, templates: Path) -> dict[st
             if os.path.realpath(frame.filename).startswith(tpl_real + os.sep):
                 file, line = frame.filename, frame.lineno
                 break
+        if file is None:  # raised in a forked worker: its frames arrive only as text
+            file, line = _template_frame_in(_remote_traceback(exc), tpl_real)
         if file is None:
             if isinstance(exc, LayerError):
                 file = MANIFEST_PATH
@@ -145,7 +165,14 @@ class ServeSession:
         self.api = LiveApi(lambda: builder.snapshot)
         # bind first: a taken port is reported before a long build
         self.server = DevServer(builder.out, host=host, port=port, hub=self.hub,
-                                api=self.api.handle, api_routes=API_ROUTES, token=token)
+                                api=self.api.handle, api_routes=API_ROUTES, token=token,
+                                pending=builder.pending)
+        #: The build number pages are told (each rebuild that showed anything, or failed,
+        #: takes the next one — so a page served during a rebuild that did not finish
+        #: reloads after the next one that does).
+        self.generation = 0
+        #: The last rebuild's report (None before the first edit).
+        self.last_report: BuildReport | None = None
         self.debouncer: Debouncer | None = None
         self.watcher: LayerWatcher | None = None
         self._roots: list | None = None
@@ -156,7 +183,8 @@ class ServeSession:
 
     def build(self) -> BuildReport:
         report = self.builder.rebuild()
-        self.hub.set_status(BuildStatus(self.builder.builds))
+        self.generation = self.builder.builds
+        self.hub.set_status(BuildStatus(self.generation))
         return report
 
     def watch(self) -> None:
@@ -172,19 +200,40 @@ class ServeSession:
         return watch_roots(self.builder.root, classes)
 
     def deliver(self, batch: Batch) -> None:
-        """Rebuild for one batch of changes and tell the pages."""
+        """Rebuild for one batch of changes and tell the pages: the open ones the edit
+        reaches as soon as they are made, then every page once the site has caught up."""
+        generation = self.generation + 1
+        shown: list[str] = []
+        failed_before = self.hub.status.error is not None
+
+        def on_open(rels: list[str]) -> None:
+            shown.extend(rels)
+            self.hub.publish("reload", BuildStatus(generation), pages=sorted(rels),
+                             summary="the open pages first; the rest of the site follows")
+
+        debouncer = self.debouncer
+        open_first = OpenFirst(open_pages=self.hub.open_pages, on_open=on_open,
+                               superseded=debouncer.waiting if debouncer is not None else lambda: False)
         try:
-            report = self.builder.rebuild(batch.paths, templates=batch.templates)
+            report = self.builder.rebuild(batch.paths, templates=batch.templates,
+                                          open_first=open_first)
         except Exception as exc:  # noqa: BLE001 - reported, and the last good site stays
             error = describe_failure(exc, self.builder.root, self.builder.templates)
             log.debug("rebuild failed", exc_info=True)
-            self.hub.publish("build-error", BuildStatus(self.builder.builds, error))
+            self.generation = generation
+            self.hub.publish("build-error", BuildStatus(generation, error))
             where = f"{error['file']}:{error['line']}" if error["line"] else str(error["file"])
             self.say(f"rebuild failed ({where}): {error['message']} — still serving the last good site")
             return
-        failed_before = self.hub.status.error is not None
-        if report.changed or failed_before:
-            self.hub.publish("reload", BuildStatus(self.builder.builds), summary=report.summary())
+        self.last_report = report
+        if report.mode == "superseded":
+            if shown:
+                self.generation = generation
+            self.say(report.summary())
+            return
+        if report.changed or failed_before or shown:
+            self.generation = generation
+            self.hub.publish("reload", BuildStatus(generation), summary=report.summary())
             self.say(report.summary())
         roots = self._watch_roots()
         if self.watcher is not None and roots != self._roots:

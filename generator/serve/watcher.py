@@ -71,6 +71,12 @@ class Debouncer:
             self._last = now
             self._cond.notify()
 
+    def waiting(self) -> bool:
+        """Changes arrived since the batch being delivered was taken (a rebuild then gives
+        way: the next batch carries its paths too)."""
+        with self._cond:
+            return bool(self._batch)
+
     def _run(self) -> None:
         while True:
             with self._cond:

@@ -55,7 +55,7 @@ from .units import (
     template_keys,
 )
 
-__all__ = ["SiteState", "Edit", "SiteBuild", "site_files"]
+__all__ = ["SiteState", "Edit", "SiteBuild", "site_files", "reached_contexts"]
 
 Files = list[tuple[str, bytes]]
 
@@ -127,6 +127,8 @@ class SiteBuild:
     compiled: int = 0
     answers_changed: int = 0
     objects_made: int = 0
+    #: Pages open in a browser (site-relative): of the object pages to make, made first.
+    first: frozenset[str] = frozenset()
     #: Every file of the site that this build did not make (a rebuild keeps them).
     kept_files: set[str] = field(default_factory=set)
     timings: dict[str, float] = field(default_factory=dict)
@@ -149,7 +151,7 @@ class SiteBuild:
         keys = context_keys(index)
         first = old is None or edit is None
         run = _Run(first=first, keys=keys, key_set=set(keys))
-        run.to_compile = keys if first or self.git != old.git else self._to_compile(keys)
+        run.to_compile = keys if first else reached_contexts(keys, old, edit, self.git)
         self.compiled = len(run.to_compile)
         if not first:
             run.changed_keys = template_keys(edit.templates) | {LAYER}
@@ -237,6 +239,8 @@ class SiteBuild:
         index = self.kit.index
         diagnostics = diagnostics_by_path(index)  # grouped once, before any worker starts
         uris = sorted(index.objects) if run.first else self._objects_reading(run.changed_keys, self.previous)
+        if self.first:  # open pages first; the files are the same in any order
+            uris = sorted(uris, key=lambda uri: urls.object_page(uri) not in self.first)
         self.objects_made = len(uris)
         self.on_stage("writing object pages", len(uris))
 
@@ -265,15 +269,6 @@ class SiteBuild:
         self.on_step()
 
     # -- planning --------------------------------------------------------------------
-
-    def _to_compile(self, keys: list[ContextKey]) -> list[ContextKey]:
-        """The contexts whose answer the edit can change (the engine's declared reach),
-        and every new context."""
-        old, edit = self.previous, self.edit
-        affected: set[ContextKey] = set()
-        for touch in edit.touches:
-            affected |= old.reach_index.affected(touch)
-        return [k for k in keys if k in affected or k not in old.contexts]
 
     def _changed_keys(self, old: SiteState, edit: Edit, table: StandingTable, moved: set[str],
                       key_set: set[ContextKey]) -> set[Key]:
@@ -363,6 +358,19 @@ class _Run:
     links: dict[str, frozenset[str]] = field(default_factory=dict)
     overview: list = field(default_factory=list)
     made_overview: set[str] = field(default_factory=set)
+
+
+def reached_contexts(keys: list[ContextKey], previous: SiteState, edit: Edit, git: GitInfo
+                     ) -> list[ContextKey]:
+    """The contexts whose answer an edit can change (the engine's declared reach, looked up
+    in the last build's reach index), and every new context; all of them when the git
+    state moved. In ``keys``' order."""
+    if git != previous.git:
+        return list(keys)
+    affected: set[ContextKey] = set()
+    for touch in edit.touches:
+        affected |= previous.reach_index.affected(touch)
+    return [k for k in keys if k in affected or k not in previous.contexts]
 
 
 def site_files(kit: PageKit, git: GitInfo, templates: Path, base_url: str | None = None,

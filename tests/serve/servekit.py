@@ -8,6 +8,7 @@ import socket
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import quote
 
 from edits import LABEL, Sandbox
 from generator.serve.incremental import IncrementalBuilder
@@ -88,11 +89,12 @@ def status_of(response: bytes) -> int:
 
 
 class EventStream:
-    """Reads server-sent events from ``/__devcontext/events``."""
+    """Reads server-sent events from ``/__devcontext/events``; held open by ``page`` (a
+    path, as a page's own snippet names it) when given."""
 
-    def __init__(self, port: int, timeout: float = 60.0) -> None:
+    def __init__(self, port: int, timeout: float = 60.0, page: str | None = None) -> None:
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
-        self.conn.request("GET", "/__devcontext/events")
+        self.conn.request("GET", "/__devcontext/events" + (f"?page={quote(page)}" if page else ""))
         self.resp = self.conn.getresponse()
         assert self.resp.status == 200
         assert self.resp.getheader("Content-Type", "").startswith("text/event-stream")

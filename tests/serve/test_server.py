@@ -386,9 +386,9 @@ def test_editor_bursts_are_coalesced_into_one_rebuild(watched):
 
 
 def test_a_silent_client_is_dropped_and_others_are_served(served, monkeypatch):
-    from generator.serve import server as server_module
+    from generator.serve.handler import Handler
 
-    monkeypatch.setattr(server_module._Handler, "timeout", 1)
+    monkeypatch.setattr(Handler, "timeout", 1)
     with socket.create_connection(("127.0.0.1", served.port), timeout=10) as silent:
         assert served.get("/")[0] == 200  # another client is answered meanwhile
         silent.settimeout(10)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.serve import server as server_module
+from generator.serve import handler as handler_module
 from servekit import request, serve
 
 
@@ -43,7 +43,7 @@ def _read_all(sock: socket.socket) -> bytes:
 
 
 def test_a_trickling_client_is_answered_408_and_cut_off(served, monkeypatch):
-    monkeypatch.setattr(server_module._Handler, "head_timeout", 1.5)
+    monkeypatch.setattr(handler_module.Handler, "head_timeout", 1.5)
     began = time.monotonic()
     with socket.create_connection(("127.0.0.1", served.port), timeout=10) as sock:
         answered = None
@@ -68,7 +68,7 @@ def test_a_trickling_client_is_answered_408_and_cut_off(served, monkeypatch):
 
 
 def test_a_client_that_stops_half_way_is_cut_off(served, monkeypatch):
-    monkeypatch.setattr(server_module._Handler, "head_timeout", 1.0)
+    monkeypatch.setattr(handler_module.Handler, "head_timeout", 1.0)
     with socket.create_connection(("127.0.0.1", served.port), timeout=10) as sock:
         sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
         began = time.monotonic()
