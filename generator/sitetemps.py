@@ -23,12 +23,7 @@ def remove_own(site: str) -> bool:
             shutil.rmtree(entry.path, ignore_errors=True)
         else:
             unlink(entry.path)
-    unlink(os.path.join(site, MARKER))
-    try:
-        os.rmdir(site)
-    except OSError:
-        return False
-    return True
+    return _remove_marker_then_dir(site)
 
 
 def discard(site: str, live: str | None) -> bool:
@@ -71,6 +66,11 @@ def discard(site: str, live: str | None) -> bool:
                 left = True
     if left:
         return False
+    return _remove_marker_then_dir(site)
+
+
+def _remove_marker_then_dir(site: str) -> bool:
+    """The last step of a removal: the marker, then the emptied directory itself."""
     unlink(os.path.join(site, MARKER))
     try:
         os.rmdir(site)
