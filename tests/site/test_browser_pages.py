@@ -15,6 +15,11 @@ WIDTHS = (1400, 390)
 WIDTH = "[document.documentElement.scrollWidth, window.innerWidth]"
 
 
+# Computed here, not imported from conftest: a whole run has several conftest modules, and
+# `from conftest import` picks whichever was imported first (tests/query's has no REAL_LAYER).
+REAL_LAYER = Path(__file__).resolve().parents[3] / "shared" / "data" / "majordomus-layer"
+
+
 @pytest.fixture(scope="module")
 def demo_site(tmp_path_factory) -> Path:
     return build(None, tmp_path_factory.mktemp("demo") / "site")
@@ -22,8 +27,6 @@ def demo_site(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def real_site(tmp_path_factory) -> Path:
-    from conftest import REAL_LAYER
-
     if not (REAL_LAYER / ".ai" / "manifest.yaml").is_file():
         pytest.skip("../shared/data/majordomus-layer is not present")
     return build(REAL_LAYER, tmp_path_factory.mktemp("real") / "site")

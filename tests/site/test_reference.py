@@ -251,7 +251,8 @@ def site(tmp_path_factory, results) -> Path:
     out = tmp_path_factory.mktemp("reference-site")
     ws = Workspace.open(None, exclude=[out])
     write_site(build_site(SiteInputs(index=ws.index, git=GitInfo(), files=ws.tree.files,
-                                     label="demo layer (nimbus)", bench=results)), out)
+                                     label="demo layer (nimbus)", bench=results,
+                                     base_url="https://example.org/site/")), out)
     return out
 
 
@@ -289,6 +290,6 @@ def test_the_api_index_and_openapi_link_the_reference_pages(site):
 
 
 def test_the_sitemap_lists_them(site):
-    sitemap = (site / "sitemap.xml").read_text()
-    assert "reference/devcontext.explain.html" in sitemap
-    assert "performance.html" in sitemap
+    sitemap = (site / "sitemap.xml").read_text()  # written: the build was given its URL
+    assert "<loc>https://example.org/site/reference/devcontext.explain.html</loc>" in sitemap
+    assert "<loc>https://example.org/site/performance.html</loc>" in sitemap
