@@ -5,7 +5,13 @@ browser or Playwright is not installed (``make test`` installs both)."""
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import http.server
 import shutil
+import threading
+from pathlib import Path
+from typing import Iterator
 
 import pytest
 
@@ -41,11 +47,29 @@ def browser():
             instance.close()
 
 
-class PageWatch:
-    """Opens a page and records console errors and uncaught exceptions."""
+@contextlib.contextmanager
+def static_host(site: Path) -> Iterator[str]:
+    """``site`` served by a plain static host under /base/site/ (its parents' names): the
+    URL of the site's root."""
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(site.parents[1]))
+    handler.log_message = lambda *a, **k: None
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/{site.parent.name}/{site.name}/"
+    finally:
+        server.shutdown()
 
-    def __init__(self, browser) -> None:
-        self.page = browser.new_page(viewport={"width": 1280, "height": 900})
+
+class PageWatch:
+    """Opens a page and records console errors, uncaught exceptions and failed requests.
+    The page has a browser context of its own (``browser.new_page`` makes one), which takes
+    ``context_options`` (e.g. ``accept_downloads``) and is closed with it."""
+
+    def __init__(self, browser, **context_options) -> None:
+        self.page = browser.new_page(viewport={"width": 1280, "height": 900}, **context_options)
+        self.context = self.page.context
         self.errors: list[str] = []
         self.page.on("console", lambda m: self.errors.append(f"console {m.type}: {m.text}")
                      if m.type in ("error", "warning") else None)
@@ -58,4 +82,4 @@ class PageWatch:
         return self.page
 
     def close(self) -> None:
-        self.page.close()
+        self.context.close()

@@ -3,14 +3,11 @@ and over HTTP under a base path."""
 
 from __future__ import annotations
 
-import functools
-import http.server
-import threading
 from pathlib import Path
 
 import pytest
 
-from browserkit import PageWatch
+from browserkit import PageWatch, static_host
 from sitekit import build
 
 PAGES = [
@@ -34,13 +31,8 @@ def site(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def served(site):
     """The site served over HTTP under the base path /base/site/."""
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(site.parents[1]))
-    handler.log_message = lambda *a, **k: None
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/base/site/"
-    server.shutdown()
+    with static_host(site) as url:
+        yield url
 
 
 @pytest.mark.parametrize("page", PAGES)

@@ -4,13 +4,11 @@ read-only text area with the pack."""
 
 from __future__ import annotations
 
-import functools
-import http.server
-import threading
 from pathlib import Path
 
 import pytest
 
+from browserkit import PageWatch, static_host
 from generator.site import urls
 from sitekit import build
 
@@ -25,35 +23,8 @@ def site(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def served(site):
     """The site over HTTP under /base/site/ (a plain static host)."""
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(site.parents[1]))
-    handler.log_message = lambda *a, **k: None
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/base/site/"
-    server.shutdown()
-
-
-class ContextWatch:
-    """A page in its own browser context (permissions, downloads), recording console
-    errors, uncaught exceptions and failed requests as ``browserkit.PageWatch`` does."""
-
-    def __init__(self, browser, **options) -> None:
-        self.context = browser.new_context(viewport={"width": 1280, "height": 900}, **options)
-        self.page = self.context.new_page()
-        self.errors: list[str] = []
-        self.page.on("console", lambda m: self.errors.append(f"console {m.type}: {m.text}")
-                     if m.type in ("error", "warning") else None)
-        self.page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
-        self.page.on("requestfailed", lambda r: self.errors.append(f"request failed: {r.url}"))
-
-    def open(self, url: str):
-        self.page.goto(url)
-        self.page.wait_for_load_state("load")
-        return self.page
-
-    def close(self) -> None:
-        self.context.close()
+    with static_host(site) as url:
+        yield url
 
 
 def _pack(site: Path, kind: str, identity: str) -> str:
@@ -63,7 +34,7 @@ def _pack(site: Path, kind: str, identity: str) -> str:
 @pytest.mark.parametrize("kind, identity", CONTEXTS)
 def test_copy_context_over_http_puts_the_pack_in_the_clipboard(browser, site, served, kind, identity):
     origin = served.split("/base/")[0]
-    watch = ContextWatch(browser)
+    watch = PageWatch(browser)
     watch.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=origin)
     try:
         page = watch.open(served + urls.context_page(kind, identity))
@@ -81,7 +52,7 @@ def test_copy_context_over_http_puts_the_pack_in_the_clipboard(browser, site, se
 
 
 def test_the_download_link_serves_the_pack_over_http(browser, site, served):
-    watch = ContextWatch(browser, accept_downloads=True)
+    watch = PageWatch(browser, accept_downloads=True)
     try:
         page = watch.open(served + urls.context_page("issue", "I0201"))
         with page.expect_download() as info:
@@ -96,7 +67,7 @@ def test_the_download_link_serves_the_pack_over_http(browser, site, served):
 
 @pytest.mark.parametrize("kind, identity", CONTEXTS)
 def test_copy_context_from_file_fills_the_text_area_with_the_pack(browser, site, kind, identity):
-    watch = ContextWatch(browser)
+    watch = PageWatch(browser)
     try:
         page = watch.open((site / urls.context_page(kind, identity)).as_uri())
         area = page.locator("#pack-text")
@@ -122,7 +93,7 @@ def test_from_file_a_missing_pack_script_says_what_to_do(browser, site, tmp_path
     copy = tmp_path / "site"
     shutil.copytree(site, copy)
     (copy / urls.context_pack_script("issue", "I0201")).unlink()
-    watch = ContextWatch(browser)
+    watch = PageWatch(browser)
     try:
         page = watch.open((copy / urls.context_page("issue", "I0201")).as_uri())
         page.get_by_role("button", name="Copy context").click()
