@@ -40,6 +40,7 @@ from babel.support import Translations
 
 from ..engine.numbers import fmt_number
 from ..errors import InputError
+from ..phrases import Param, Phrase
 
 __all__ = [
     "LANGUAGES",
@@ -58,6 +59,7 @@ __all__ = [
     "parse_languages",
     "set_process_language",
     "site_path",
+    "speak",
     "translated",
     "using",
 ]
@@ -114,6 +116,31 @@ def set_process_language(code: str) -> None:
 def N_(message: str) -> str:
     """Mark ``message`` for the catalogue without translating it here."""
     return message
+
+
+def speak(phrase: Phrase) -> str:
+    """``phrase`` in the language being rendered: its template translated (the plural form
+    the language's rule picks for ``n``), counts and numbers written the language's way,
+    nested phrases spoken too, names and paths as they are."""
+    return phrase.render(_template_of, _param_of)
+
+
+def _template_of(phrase: Phrase) -> str:
+    if phrase.plural is not None:
+        return ngettext(phrase.template, phrase.plural, phrase.count())
+    return _(phrase.template)
+
+
+def _param_of(value: Param) -> str:
+    if isinstance(value, Phrase):
+        return speak(value)
+    if isinstance(value, bool):
+        raise TypeError("a phrase parameter is a name, a count, a number or a phrase, not a bool")
+    if isinstance(value, int):
+        return format_count(value)
+    if isinstance(value, float):
+        return format_number(value)
+    return value
 
 
 # -- catalogues -----------------------------------------------------------------------

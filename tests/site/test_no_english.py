@@ -59,8 +59,9 @@ _PUNCT = " \t\n\u00a0—–-·:;,.…()[]<>→›←/|*'\"`#=+?!&"
 
 
 class _Texts(HTMLParser):
-    """Every text node and checked attribute, outside scripts and the layer's rendered
-    Markdown bodies (``<div class="markdown">``, the layer's own words)."""
+    """Every text node and checked attribute, outside scripts, the layer's rendered
+    Markdown bodies (``<div class="markdown">``) and what a page marks as the layer's own
+    words with HTML's ``translate="no"`` (a title the plan picture wraps over lines)."""
 
     def __init__(self):
         super().__init__(convert_charrefs=True)
@@ -72,7 +73,8 @@ class _Texts(HTMLParser):
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
-        skip = tag in _SKIPPED or "markdown" in (attrs.get("class") or "").split()
+        skip = (tag in _SKIPPED or "markdown" in (attrs.get("class") or "").split()
+                or attrs.get("translate") == "no")
         if not self._skipping() and not skip:
             self.found += [v for k, v in attrs.items() if k in _CHECKED_ATTRS and v]
         if tag not in ("meta", "link", "br", "img", "input", "base", "hr", "wbr"):
@@ -106,17 +108,20 @@ def _strings(node, into: set[str]) -> None:
 def layer_data(site: Path, ws: Workspace, label: str) -> set[str]:
     """What a page may show untranslated, each kind said:
     - the layer's own values: identifiers, titles, summaries, paths, field names and values;
-    - the wire data, English by contract: every string of the answers' and objects' JSON
-      (the engine's detail sentences and reasons, the tier rules, the contract's words:
-      tiers, selectors, reasons, standings, states, severities, edge kinds) and the
-      diagnostics' messages;
+    - the wire's words, English by contract: every string without a space in the answers'
+      and objects' JSON (identifiers, URIs, paths, hashes, and the contract's words: tiers,
+      selectors, reasons, standings, severities, edge kinds, diagnostic codes). The wire's
+      sentences (details, reasons, tier rules, messages, a trace's why) are not data: a
+      page says them in its reader's language;
     - the repository's label."""
     data = {label, "devcontext"}  # and the product's name
+    wire: set[str] = set()
     for path in sorted((site / "api" / "v1").rglob("*.json")):
         rel = path.relative_to(site / "api" / "v1").as_posix()
         if rel.startswith("schemas/") or "openapi" in rel:
             continue  # descriptions of the contract's types: interface, not data
-        _strings(json.loads(path.read_text(encoding="utf-8")), data)
+        _strings(json.loads(path.read_text(encoding="utf-8")), wire)
+    data.update(s for s in wire if not any(c.isspace() for c in s))
     index = ws.index
     for obj in index.objects.values():
         data.update({obj.uri, obj.uri.split("://", 1)[-1], obj.identity, obj.kind,
@@ -125,7 +130,7 @@ def layer_data(site: Path, ws: Workspace, label: str) -> set[str]:
         for key, text, _block in field_rows(obj.fields):
             data.update({key, text})
     for d in index.diagnostics:
-        data.update({d.message, d.location(), d.code, d.severity})
+        data.update({d.location(), d.code, d.severity})
     return {s for s in data if s}
 
 
@@ -243,7 +248,8 @@ def test_the_check_catches_an_unmarked_string(demo):
     site, data = demo
     page = site / "probe.html"
     page.write_text("<p>⟦Budget⟧ 24\u00a0000</p><p>Left out: 3 entries</p>"
-                    "<span title=\"not held\">I0101</span>", encoding="utf-8")
+                    "<span title=\"not held\">I0101</span>"
+                    "<text translate=\"no\"><tspan>A station's</tspan></text>", encoding="utf-8")
     try:
         assert leaks(site, [page], data) == ["probe.html: 'Left out: 3 entries'",
                                              "probe.html: 'not held'"]

@@ -1,0 +1,97 @@
+"""Sentences the engine and the loader say, kept as a template and its parameters.
+
+The wire (JSON, terminal, MCP) carries a sentence's English text, byte for byte what it always
+said; a page says the same sentence in its reader's language. So whoever makes a sentence
+makes a :class:`Phrase` — ``say("`{path}` is indexed under {n} identifiers", path=p, n=3)`` —
+and keeps both: ``str(phrase)`` is the English text, and the site's
+:func:`generator.site.i18n.speak` translates the template through the build's catalogue and
+formats the parameters for its language.
+
+Pure: no catalogue, no I/O. Templates are ``str.format`` fields by name with no format
+spec (the language decides how a number is written); ``make messages`` extracts the
+templates of :func:`say` and :func:`say_n` calls. A parameter is
+- ``str``: said as it is (names, paths, URIs, identifiers — the layer's own words);
+- ``int``: a count, grouped (``24,000``; Czech ``24 000``);
+- ``float``: a number in the contract's form (``0.95``; Czech ``0,95``);
+- ``Phrase``: a sentence inside the sentence, said in the same language.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from string import Formatter
+from typing import Callable, Union
+
+__all__ = ["Param", "Phrase", "say", "say_n", "placeholders"]
+
+Param = Union[str, int, float, "Phrase"]
+
+
+@dataclass(frozen=True, slots=True)
+class Phrase:
+    """A sentence: its English template (the catalogue's msgid), the plural template when
+    the sentence depends on a count (``n``, one of the parameters), and the parameters."""
+
+    template: str
+    params: tuple[tuple[str, Param], ...] = ()
+    plural: str | None = None
+
+    def __str__(self) -> str:
+        return self.render(_english_template, _english_param)
+
+    def count(self) -> int:
+        return int(dict(self.params)["n"])
+
+    def render(self, choose: Callable[["Phrase"], str],
+               param: Callable[[Param], str]) -> str:
+        """The sentence with ``choose(self)`` as its template and each parameter written by
+        ``param`` (how a language says numbers and nested phrases)."""
+        return choose(self).format_map({k: param(v) for k, v in self.params})
+
+
+def say(template: str, /, **params: Param) -> Phrase:
+    """A sentence; ``template`` is a literal, so ``make messages`` finds it."""
+    _check(template, params)
+    return Phrase(template, tuple(params.items()))
+
+
+def say_n(singular: str, plural: str, /, n: int, **params: Param) -> Phrase:
+    """A sentence whose form depends on the count ``n`` (also a parameter: ``{n}``)."""
+    _check(singular, {"n": n, **params})
+    _check(plural, {"n": n, **params})
+    return Phrase(singular, (("n", n), *params.items()), plural)
+
+
+def placeholders(template: str) -> set[str]:
+    """The parameter names ``template`` uses (a translation must use the same ones)."""
+    return {name for _, name, _, _ in Formatter().parse(template) if name}
+
+
+def _check(template: str, params: dict[str, Param]) -> None:
+    # A sentence that names a parameter nobody gave fails where it is made, not when some
+    # page, later and in another language, says it.
+    missing = placeholders(template) - params.keys()
+    if missing:
+        raise KeyError(f"{template!r} needs {sorted(missing)}")
+
+
+def _english_template(phrase: Phrase) -> str:
+    if phrase.plural is not None and phrase.count() != 1:
+        return phrase.plural
+    return phrase.template
+
+
+def _english_param(value: Param) -> str:
+    if isinstance(value, Phrase):
+        return str(value)
+    if isinstance(value, bool):
+        raise TypeError("a phrase parameter is a name, a count, a number or a phrase, not a bool")
+    if isinstance(value, int):
+        return f"{value:,}"
+    if isinstance(value, float):
+        # Imported here: the engine's modules make phrases, so this module must not start
+        # the engine package while it is being imported.
+        from .engine.numbers import fmt_number
+
+        return fmt_number(value)
+    return value

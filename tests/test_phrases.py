@@ -1,0 +1,58 @@
+"""A phrase says the same English as the f-string it replaces, and a page says it in its
+language: translated template, the language's numbers, nested phrases spoken too."""
+
+from __future__ import annotations
+
+import gettext
+
+import pytest
+
+from generator.phrases import Phrase, placeholders, say, say_n
+from generator.site import i18n
+
+
+class _Czech(gettext.NullTranslations):
+    """A two-entry catalogue with Czech plural rules (1 / 2–4 / 5+)."""
+
+    WORDS = {"`{path}` under {n} names": None,
+             "reached at {relevance}, by {why}": "dosaženo při {relevance}, skrze {why}",
+             "a seed": "semínko"}
+
+    def gettext(self, message):
+        return self.WORDS.get(message) or message
+
+    def ngettext(self, singular, plural, n):
+        forms = ["`{path}` pod {n} jménem", "`{path}` pod {n} jmény", "`{path}` pod {n} jmény"]
+        return forms[0 if n == 1 else 1 if 2 <= n <= 4 else 2]
+
+
+def test_the_english_text_is_the_template_filled_in():
+    assert str(say("`{path}` costs {tokens} tokens at {relevance}", path="a/b.py",
+                   tokens=24000, relevance=0.25)) == "`a/b.py` costs 24,000 tokens at 0.25"
+    assert str(say_n("{n} path", "{n} paths", n=1)) == "1 path"
+    assert str(say_n("{n} path", "{n} paths", n=3)) == "3 paths"
+    assert str(say("why: {inner}", inner=say("a {x}", x="seed"))) == "why: a seed"
+
+
+def test_a_missing_parameter_fails_where_the_phrase_is_made():
+    with pytest.raises(KeyError, match="tokens"):
+        say("{path} costs {tokens}", path="x")
+    with pytest.raises(TypeError):
+        str(say("{flag}", flag=True))
+
+
+def test_a_page_speaks_it_in_its_language(monkeypatch):
+    monkeypatch.setattr(i18n, "catalogue", lambda code: _Czech())
+    phrase = say("reached at {relevance}, by {why}", relevance=0.25, why=say("a seed"))
+    with i18n.using("cs"):
+        assert i18n.speak(phrase) == "dosaženo při 0,25, skrze semínko"
+        assert [i18n.speak(say_n("`{path}` under {n} names", "`{path}` under {n} names", n=k,
+                                 path="p")) for k in (1, 3, 5, 12000)] == \
+            ["`p` pod 1 jménem", "`p` pod 3 jmény", "`p` pod 5 jmény", "`p` pod 12\xa0000 jmény"]
+    assert i18n.speak(phrase) == str(phrase) == "reached at 0.25, by a seed"
+
+
+def test_phrases_compare_by_value_and_name_their_placeholders():
+    assert say("{a} and {b}", a="x", b=2) == say("{a} and {b}", a="x", b=2)
+    assert placeholders("`{path}` under {n} names") == {"path", "n"}
+    assert isinstance(say("x"), Phrase)
