@@ -83,10 +83,10 @@ def _read(text: str, limits: Limits, diag: _Report) -> tuple[bool, Any]:
     if p.code != "yaml_syntax":
         diag("error", p.code,
              say("the manifest is too large to load at line {line}: {problem}. Until then only "
-                 "the built-in section paths are used.", line=str(p.line), problem=p.message)
+                 "the built-in section paths are used.", line=str(p.line), problem=p.said)
              if p.line is not None else
              say("the manifest is too large to load: {problem}. Until then only the built-in "
-                 "section paths are used.", problem=p.message), p.line)
+                 "section paths are used.", problem=p.said), p.line)
         return False, None
     diag(
         "error",
@@ -94,7 +94,7 @@ def _read(text: str, limits: Limits, diag: _Report) -> tuple[bool, Any]:
         say("the manifest is not valid YAML at {where}: {problem}. Fix the syntax; until then "
             "only the built-in section paths are used.",
             where=(say("line {line}, column {column}", line=str(p.line), column=str(p.column))
-                   if p.line is not None else say("an unknown line")), problem=p.message),
+                   if p.line is not None else say("an unknown line")), problem=p.said),
         p.line,
     )
     return False, None

@@ -18,9 +18,9 @@ def _yaml_problem(ctx: FileContext, result: YamlResult, what: Phrase) -> None:
     assert p is not None
     if p.code != "yaml_syntax":  # a limit: the message says which, and the flag to raise it
         message = (say("{what} is too large to load at line {line}: {problem}.", what=what,
-                       line=str(p.line), problem=p.message) if p.line is not None
+                       line=str(p.line), problem=p.said) if p.line is not None
                    else say("{what} is too large to load: {problem}.", what=what,
-                            problem=p.message))
+                            problem=p.said))
         ctx.diag("error", p.code, message, p.line, p.column)
         return
     where = (say("line {line}, column {column}", line=str(p.line), column=str(p.column))
@@ -29,7 +29,7 @@ def _yaml_problem(ctx: FileContext, result: YamlResult, what: Phrase) -> None:
         "error",
         "yaml_syntax",
         say("{what} is not valid YAML (in any dialect) at {where}: {problem}. Fix the syntax; "
-            "the file was not loaded.", what=what, where=where, problem=p.message),
+            "the file was not loaded.", what=what, where=where, problem=p.said),
         p.line,
         p.column,
     )

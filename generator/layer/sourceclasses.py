@@ -76,10 +76,10 @@ def _entries(sources_text: str, path: str, limits: Limits,
                 severity="error", code=p.code, path=path, line=p.line, column=p.column,
                 message=(say("the source classes file is too large to load at line {line}: "
                              "{problem}. Until then only the built-in classes are used.",
-                             line=str(p.line), problem=p.message) if p.line is not None
+                             line=str(p.line), problem=p.said) if p.line is not None
                          else say("the source classes file is too large to load: {problem}. "
                                   "Until then only the built-in classes are used.",
-                                  problem=p.message))))
+                                  problem=p.said))))
             return None
         diags.append(
             Diagnostic(
@@ -90,7 +90,7 @@ def _entries(sources_text: str, path: str, limits: Limits,
                 column=p.column,
                 message=say("not valid YAML at {where}: {problem}. Fix the syntax; until then "
                             "only the built-in classes are used.",
-                            where=_where(p.line, p.column), problem=p.message),
+                            where=_where(p.line, p.column), problem=p.said),
             )
         )
         return None
