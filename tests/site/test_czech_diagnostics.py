@@ -90,3 +90,29 @@ def test_the_trace_json_keeps_its_english(czech):
         "unresolved: no issue `I0299` in the layer; add it, or correct or remove the reference "
         "in `depends_on`")
     assert json.dumps(trace).count("⟦") == 0
+
+
+def test_an_incremental_rebuild_keeps_every_diagnostic_phrase(tmp_path):
+    """``serve`` loads only the changed files again and keeps the others' loads: every
+    diagnostic of the rebuilt layer still carries its sentence."""
+    from generator.index import build_index
+    from generator.rebuild.sources import load_all, load_changes, read_all, read_changes
+    from layerkit import issue, write_layer
+
+    repo = write_layer(tmp_path, {
+        ".ai/repo/project/milestones/m1.yaml": "id: m1\ntitle: First\n",
+        ".ai/repo/project/issues/I0001.yaml": issue("I0001", depends_on=["I0404"]),
+        ".ai/repo/project/issues/I0002.yaml": issue("I0002", depends_on=["I0001"]),
+    })
+    cache: dict = {}
+    files, problems = read_all(repo, [])
+    old = load_all(files, problems, cache)
+    (repo / ".ai/repo/project/issues/I0002.yaml").write_text(
+        issue("I0002", depends_on=["I0001", "I0405"]), encoding="utf-8")
+    files, problems, changed = read_changes(repo, old, [".ai/repo/project/issues/I0002.yaml"],
+                                            full_read=False, exclude=[])
+    new = load_changes(old, files, problems, changed, cache)
+    diagnostics = build_index(new.layer).diagnostics
+    assert {d.code for d in diagnostics} >= {"unresolved_reference"}
+    assert [d.phrase is not None for d in diagnostics] == [True] * len(diagnostics)
+    assert sum("I0404" in d.message or "I0405" in d.message for d in diagnostics) == 2
