@@ -89,7 +89,7 @@ def _and(names) -> Phrase:
     names = list(names)
     if len(names) == 1:
         return Phrase("{name}", (("name", names[0]),))
-    return say("{names} and {last}", names=" and ".join(names[:-1]), last=names[-1])
+    return say("{names} and {last}", names=_and(names[:-1]), last=names[-1])
 
 
 def make_object(

@@ -1,6 +1,6 @@
-"""Layers that make the diagnostics the nasty corpus does not (tests/layer/test_messages.py)."""
+"""Layers that make the diagnostics the nasty corpus does not (test_messages.py)."""
 
-from nastykit import ADRS, ISSUES, KNOW, SOURCES, Case
+from nastykit import ADRS, ISSUES, SOURCES, Case
 
 _M = "schema: ai-repository/v1\nsections:\n  policy: repo/policy.yaml\n  rules: repo/rules\n" \
      "  adrs: repo/adrs\n  project: repo/project\n  knowledge: repo/knowledge\n"
