@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable
 
 from .diagnostics import Diagnostic
+from .phrases import say
 from .model import LayerObject
 
 if TYPE_CHECKING:
@@ -49,8 +50,9 @@ def supersede_cycles(out_edges: dict[str, list[Edge]], objects: dict[str, LayerO
                     path=first.provenance.path if first else None,
                     line=_line_of_step(out_edges, cycle[0], (cycle + [child])[1], edge_line)
                     if first else None,
-                    message=f"decisions supersede each other in a cycle ({names}); which one "
-                    "holds is undecided. Remove one `supersedes` entry."))
+                    message=say("decisions supersede each other in a cycle ({names}); which one "
+                                "holds is undecided. Remove one `supersedes` entry.",
+                                names=names)))
             elif child not in done and child in succ:
                 on_path[child] = len(path)
                 path.append(child)

@@ -15,11 +15,12 @@ from typing import Any, Callable, TypeVar
 from .diagnostics import Diagnostic, sort_diagnostics
 from .fields import slug as field_slug
 from .layer.discovery import SourceClass
-from .layer.kinds import a_kind, kind_name
+from .layer.kinds import kind_name, say_a_kind
 from .layer.loader import Layer
 from .layer.records import scalar_text
 from .model import LayerObject, uri_for
 from .paths import is_within, normalise_path
+from .phrases import Phrase, say
 from .cycles import supersede_cycles
 from .relations import RELATIONS, TYPED_ALIASES, Relation
 from .states import IssueState, derive_issue_states
@@ -57,8 +58,14 @@ class Unresolved:
     reference: str  # the raw text as written
     target_uri: str | None  # the identifier it would have had, when a kind is known
     target_kind: str | None
-    correction: str
+    #: Why it resolves to nothing and how to fix it, as a sentence (a page says it in its
+    #: reader's language; :attr:`correction` is its English text).
+    said: Phrase
     line: int | None = None
+
+    @property
+    def correction(self) -> str:
+        return str(self.said)
 
     @property
     def name(self) -> str:
@@ -254,7 +261,8 @@ class _Builder:
             if not self._holds(kind):
                 return "external", f"{kind}:{name}"
             return "unresolved", (kind, uri_for(kind, name),
-                                  f"no {kind_name(kind)} `{name}` in the layer")
+                                  say("no {kind} `{name}` in the layer",
+                                      kind=kind_name(kind), name=name))
         if mode.startswith("rule_or:"):
             uris = self._by_identity("rule", name)
             if uris:
@@ -266,7 +274,8 @@ class _Builder:
             return self._resolve_path(name, "file")
         if mode == "typed":
             if ":" not in name:
-                return "unresolved", (None, None, "a typed reference is written `<kind>:<name>`")
+                return "unresolved", (None, None,
+                                      say("a typed reference is written `<kind>:<name>`"))
             prefix, rest = name.split(":", 1)
             prefix, rest = prefix.strip(), rest.strip()
             if prefix in ("file", "test"):
@@ -282,7 +291,8 @@ class _Builder:
         if not path:
             return "skip", None
         if path.startswith("/") or ".." in path.split("/"):
-            return "unresolved", (None, None, f"`{raw}` is not a repository-relative path")
+            return "unresolved", (None, None,
+                                  say("`{path}` is not a repository-relative path", path=raw))
         found = sorted({o.uri for o in self._at_path(path)})
         if found:
             return "edges", found
@@ -290,8 +300,8 @@ class _Builder:
             kinds = sorted({c.kind for c in self.classes if c.pathspec.matches(path)})
             kind = kinds[0]
             return "unresolved", (kind, uri_for(kind, path),
-                                  f"`{path}` would be {a_kind(kind)}, but the repository holds "
-                                  "no such file")
+                                  say("`{path}` would be {a_kind}, but the repository holds "
+                                      "no such file", path=path, a_kind=say_a_kind(kind)))
         return "external", f"{prefix}:{path}"
 
     def _at_path(self, path: str) -> list[LayerObject]:
@@ -393,8 +403,9 @@ class _Builder:
                     code="unresolved_reference",
                     path=item.declared_in,
                     line=item.line,
-                    message=f"field `{item.field}` names `{item.reference}`, which resolves to "
-                    f"nothing: {item.correction}.",
+                    message=say("field `{field}` names `{reference}`, which resolves to "
+                                "nothing: {correction}.", field=item.field,
+                                reference=item.reference, correction=item.said),
                 )
             )
         return sort_diagnostics(diagnostics)
@@ -452,10 +463,12 @@ class _Builder:
             self._externals.append((obj.uri, value, relation.edge, relation.field))
         else:
             kind, target_uri, why = value
-            fix = (
-                f"add it, or correct or remove the reference in `{relation.field}`"
+            said = (
+                say("{why}; add it, or correct or remove the reference in `{field}`",
+                    why=why, field=relation.field)
                 if kind
-                else f"correct the reference in `{relation.field}`"
+                else say("{why}; correct the reference in `{field}`", why=why,
+                         field=relation.field)
             )
             self._unresolved.append(
                 Unresolved(
@@ -465,7 +478,7 @@ class _Builder:
                     reference=raw.strip(),
                     target_uri=target_uri,
                     target_kind=kind,
-                    correction=f"{why}; {fix}",
+                    said=said,
                     line=line,
                 )
             )

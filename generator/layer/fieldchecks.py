@@ -7,9 +7,10 @@ from __future__ import annotations
 import re
 
 from ..model import uri_for
+from ..phrases import Phrase, say, say_n
 from .fieldlines import item_line
 from .filecontext import FileContext
-from .scalars import scalar_text, words
+from .scalars import say_words, scalar_text
 
 __all__ = ["check_types", "check_paths", "check_self_references"]
 
@@ -36,7 +37,7 @@ _TEXT_FIELDS = frozenset({"id", "title", "milestone", "slug", "status", "class",
 
 
 def check_types(ctx: FileContext, kind: str, fields: dict, lines: dict[str, int],
-                label: str) -> dict:
+                label: Phrase) -> dict:
     """Report wrongly typed well-known fields; return the fields as they will be used."""
     out = dict(fields)
     list_fields = _LIST_FIELDS["*"] | _LIST_FIELDS.get(kind, frozenset())
@@ -45,8 +46,9 @@ def check_types(ctx: FileContext, kind: str, fields: dict, lines: dict[str, int]
             ctx.diag(
                 "warning",
                 "field_type",
-                f"field `{key}` of {label} should be a list of text; found {words(value)}. "
-                f"Write `{key}: [a, b]` or one `- item` per line; the field was ignored.",
+                say("field `{key}` of {label} should be a list of text; found {found}. "
+                    "Write `{key}: [a, b]` or one `- item` per line; the field was ignored.",
+                    key=key, label=label, found=say_words(value)),
                 lines.get(key),
             )
             out[key] = None
@@ -58,9 +60,11 @@ def check_types(ctx: FileContext, kind: str, fields: dict, lines: dict[str, int]
                 ctx.diag(
                     "warning",
                     "field_type",
-                    f"field `{key}` of {label} should list text items; found "
-                    f"{words(bad[0])} among them. Write each item as plain text; "
-                    + (f"{len(bad)} items were ignored." if len(bad) != 1 else "1 item was ignored."),
+                    say_n("field `{key}` of {label} should list text items; found {found} among "
+                          "them. Write each item as plain text; {n} item was ignored.",
+                          "field `{key}` of {label} should list text items; found {found} among "
+                          "them. Write each item as plain text; {n} items were ignored.",
+                          n=len(bad), key=key, label=label, found=say_words(bad[0])),
                     item_line(lines, key, at[0]),
                 )
                 out[key] = [item for item in value if item not in bad]
@@ -68,8 +72,9 @@ def check_types(ctx: FileContext, kind: str, fields: dict, lines: dict[str, int]
             ctx.diag(
                 "warning",
                 "field_type",
-                f"field `{key}` of {label} should be text; found {words(value)}. "
-                f"Write `{key}: <text>`; the field was ignored.",
+                say("field `{key}` of {label} should be text; found {found}. "
+                    "Write `{key}: <text>`; the field was ignored.",
+                    key=key, label=label, found=say_words(value)),
                 lines.get(key),
             )
             out[key] = None
@@ -81,18 +86,18 @@ _PATH_FIELDS = frozenset({"scope", "non_scope", "paths", "changed_files"})
 _DRIVE = re.compile(r"^[A-Za-z]:")
 
 
-def _foreign_path(path: str) -> str | None:
+def _foreign_path(path: str) -> Phrase | None:
     """Why ``path`` is not a repository-relative path with forward slashes, or None."""
     if path.startswith("/"):
-        return "is absolute"
+        return say("is absolute")
     if _DRIVE.match(path) or "\\" in path:
-        return "is a Windows path"
+        return say("is a Windows path")
     if ".." in path.split("/"):
-        return "climbs out with `..`"
+        return say("climbs out with `..`")
     return None
 
 
-def check_paths(ctx: FileContext, fields: dict, lines: dict[str, int], label: str) -> None:
+def check_paths(ctx: FileContext, fields: dict, lines: dict[str, int], label: Phrase) -> None:
     """Warn about path items that can never name a file of the repository."""
     for key in sorted(_PATH_FIELDS & fields.keys()):
         value = fields[key]
@@ -103,9 +108,10 @@ def check_paths(ctx: FileContext, fields: dict, lines: dict[str, int], label: st
                 ctx.diag(
                     "warning",
                     "foreign_path",
-                    f"field `{key}` of {label} names `{item}`, which {why}; paths are relative to "
-                    "the repository root, with `/` between names, so it matches nothing. Write "
-                    "it as a repository path (e.g. `lib/tool.sh`).",
+                    say("field `{key}` of {label} names `{item}`, which {why}; paths are "
+                        "relative to the repository root, with `/` between names, so it matches "
+                        "nothing. Write it as a repository path (e.g. `lib/tool.sh`).",
+                        key=key, label=label, item=item, why=why),
                     item_line(lines, key, i) if isinstance(value, list) else lines.get(key),
                 )
 
@@ -116,7 +122,7 @@ _SELF_FIELDS = ("depends_on", "supersedes")
 
 
 def check_self_references(ctx: FileContext, kind: str, identity: str, fields: dict,
-                          lines: dict[str, int], label: str) -> None:
+                          lines: dict[str, int], label: Phrase) -> None:
     """Warn when ``depends_on`` or ``supersedes`` names the object itself."""
     own = {identity, uri_for(kind, identity)}
     for key in _SELF_FIELDS:
@@ -128,7 +134,7 @@ def check_self_references(ctx: FileContext, kind: str, identity: str, fields: di
             ctx.diag(
                 "warning",
                 "self_reference",
-                f"field `{key}` of {label} names `{identity}` itself; the reference is ignored. "
-                f"Remove it from `{key}`.",
+                say("field `{key}` of {label} names `{identity}` itself; the reference is "
+                    "ignored. Remove it from `{key}`.", key=key, label=label, identity=identity),
                 item_line(lines, key, at) if isinstance(value, list) else lines.get(key),
             )

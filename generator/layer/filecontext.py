@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from ..diagnostics import Diagnostic
 from ..model import Provenance
+from ..phrases import Phrase
 
 __all__ = ["Claim", "FileContext"]
 
@@ -29,7 +30,7 @@ class FileContext:
         self.section = section
         self.diagnostics: list[Diagnostic] = []
 
-    def diag(self, severity: str, code: str, message: str, line: int | None = None,
+    def diag(self, severity: str, code: str, message: Phrase, line: int | None = None,
              column: int | None = None) -> None:
         self.diagnostics.append(
             Diagnostic(severity=severity, code=code, path=self.rel_path, line=line,

@@ -17,8 +17,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..phrases import Phrase, say
+
 __all__ = ["KindSpec", "KINDS", "kind_spec", "DefaultClass", "DEFAULT_CLASSES", "FACT_KEYS",
-           "kind_name", "a_kind"]
+           "kind_name", "a_kind", "say_a_kind"]
 
 #: Kinds whose name in a sentence is an abbreviation, written in capitals.
 _ABBREVIATIONS = {"adr": "ADR", "mcp": "MCP"}
@@ -33,12 +35,18 @@ def kind_name(kind: str) -> str:
 
 def a_kind(kind: str) -> str:
     """The kind's name with its indefinite article: ``an ADR``, ``an issue``, ``a rule``."""
+    return str(say_a_kind(kind))
+
+
+def say_a_kind(kind: str) -> Phrase:
+    """:func:`a_kind` as a phrase (the kind's name a parameter: a language without articles
+    says the name alone)."""
     name = kind_name(kind)
     if name.isupper():
         vowel = name[:1] in _VOWEL_SOUND_LETTERS
     else:  # "a use-case": a written vowel sounding as a consonant
         vowel = name[:1].lower() in "aeiou" and not name.lower().startswith(("use", "uni", "eu"))
-    return f"{'an' if vowel else 'a'} {name}"
+    return say("an {kind}", kind=name) if vowel else say("a {kind}", kind=name)
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from typing import Iterable, MutableMapping
 from ..diagnostics import Diagnostic, sort_diagnostics
 from ..model import LayerObject
 from ..paths import is_within
+from ..phrases import say
 from .discovery import (
     LAYER_DIR,
     MANIFEST_PATH,
@@ -154,8 +155,8 @@ def load_file(setup: LayerSetup, rel_path: str, data: bytes, *, cache: ParseCach
                 severity="info",
                 code="unclassified",
                 path=rel_path,
-                message="is in the layer but no source class discovers it, so it is "
-                "not an object. Add a class for it to sources.yaml, or move it.",
+                message=say("is in the layer but no source class discovers it, so it is not "
+                            "an object. Add a class for it to sources.yaml, or move it."),
             ),))
         return FileLoad(claims, (), ())
     section = manifest.section_of(rel_path)
@@ -192,9 +193,10 @@ def assemble_layer(setup: LayerSetup, problems: Iterable[Diagnostic],
                     severity="warning",
                     code="required_class_empty",
                     path=setup.src_path,
-                    message=f"class `{source_class.id}` is required but discovers no file "
-                    f"(pathspec `{source_class.pathspec.text}`). Add the file, fix the "
-                    "pathspec, or mark the class `required: false`.",
+                    message=say("class `{id}` is required but discovers no file (pathspec "
+                                "`{pathspec}`). Add the file, fix the pathspec, or mark the "
+                                "class `required: false`.", id=source_class.id,
+                                pathspec=source_class.pathspec.text),
                 )
             )
 
@@ -242,9 +244,10 @@ def _unique_identities(candidates: list[LayerObject], diagnostics: list[Diagnost
                     code="duplicate_identity",
                     path=loser.provenance.path,
                     line=loser.line_of(_identity_field(loser)) or loser.line_of("@member"),
-                    message=f"claims identity `{uri}`, which {winner.provenance.path} already "
-                    f"holds; only the first (by path) is indexed. Give this {loser.kind} a new, "
-                    "unused id (above the highest one in use).",
+                    message=say("claims identity `{uri}`, which {path} already holds; only "
+                                "the first (by path) is indexed. Give this {kind} a new, unused "
+                                "id (above the highest one in use).", uri=uri,
+                                path=winner.provenance.path, kind=loser.kind),
                 )
             )
     return kept
@@ -264,8 +267,9 @@ def _case_clashes(objects: list[LayerObject], files: dict[str, int],
         if key in seen:
             diagnostics.append(Diagnostic(
                 severity="warning", code="case_clash", path=rel_path,
-                message=f"differs from {seen[key]} only in letter case; a case-insensitive disk "
-                "(macOS, Windows) keeps only one of them. Rename one of the two files."))
+                message=say("differs from {path} only in letter case; a case-insensitive "
+                            "disk (macOS, Windows) keeps only one of them. Rename one of the "
+                            "two files.", path=seen[key])))
         else:
             seen[key] = rel_path
     holders: dict[tuple[str, str], LayerObject] = {}
@@ -280,9 +284,11 @@ def _case_clashes(objects: list[LayerObject], files: dict[str, int],
         diagnostics.append(Diagnostic(
             severity="warning", code="case_clash", path=obj.provenance.path,
             line=obj.line_of(_identity_field(obj)) or None,
-            message=f"{obj.kind} `{obj.identity}` differs from `{other.identity}` (in "
-            f"{other.provenance.path}) only in letter case; on a case-insensitive disk their "
-            "pages in the built site overwrite each other. Give one of them another id."))
+            message=say("{kind} `{identity}` differs from `{other}` (in {path}) only in letter "
+                        "case; on a case-insensitive disk their pages in the built site "
+                        "overwrite each other. Give one of them another id.", kind=obj.kind,
+                        identity=obj.identity, other=other.identity,
+                        path=other.provenance.path)))
 
 
 def _identity_field(obj: LayerObject) -> str:

@@ -12,9 +12,10 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from ..diagnostics import Diagnostic
+from ..phrases import Phrase, say
 from ..paths import is_within
 from .limits import DEFAULT_LIMITS, Limits
-from .scalars import type_word
+from .scalars import say_type_word
 from .yamlish import parse_yaml
 
 __all__ = ["LAYER_DIR", "MANIFEST_PATH", "MANIFEST_SCHEMA", "Manifest", "parse_manifest",
@@ -67,7 +68,7 @@ class _Report:
     def __init__(self) -> None:
         self.diags: list[Diagnostic] = []
 
-    def __call__(self, severity: str, code: str, message: str, line: int | None = None) -> None:
+    def __call__(self, severity: str, code: str, message: Phrase, line: int | None = None) -> None:
         self.diags.append(
             Diagnostic(severity=severity, code=code, path=MANIFEST_PATH, line=line, message=message)
         )
@@ -80,17 +81,20 @@ def _read(text: str, limits: Limits, diag: _Report) -> tuple[bool, Any]:
         return True, parsed.value
     p = parsed.problem
     if p.code != "yaml_syntax":
-        where = f" at line {p.line}" if p.line is not None else ""
-        diag("error", p.code, f"the manifest is too large to load{where}: {p.message}. Until "
-             "then only the built-in section paths are used.", p.line)
+        diag("error", p.code,
+             say("the manifest is too large to load at line {line}: {problem}. Until then only "
+                 "the built-in section paths are used.", line=str(p.line), problem=p.said)
+             if p.line is not None else
+             say("the manifest is too large to load: {problem}. Until then only the built-in "
+                 "section paths are used.", problem=p.said), p.line)
         return False, None
     diag(
         "error",
         "yaml_syntax",
-        f"the manifest is not valid YAML at "
-        f"{f'line {p.line}, column {p.column}' if p.line is not None else 'an unknown line'}: "
-        f"{p.message}. "
-        "Fix the syntax; until then only the built-in section paths are used.",
+        say("the manifest is not valid YAML at {where}: {problem}. Fix the syntax; until then "
+            "only the built-in section paths are used.",
+            where=(say("line {line}, column {column}", line=str(p.line), column=str(p.column))
+                   if p.line is not None else say("an unknown line")), problem=p.said),
         p.line,
     )
     return False, None
@@ -103,9 +107,9 @@ def _check_keys(data: dict, lines: dict[str, int], diag: _Report) -> None:
             diag(
                 "error",
                 "manifest_unknown_key",
-                f"unknown manifest key `{key}`; the manifest allows only "
-                f"{', '.join(f'`{k}`' for k in _MANIFEST_KEYS)}. Remove it or move it under "
-                "the section that owns it.",
+                say("unknown manifest key `{key}`; the manifest allows only {keys}. Remove it "
+                    "or move it under the section that owns it.", key=str(key),
+                    keys=", ".join(f"`{k}`" for k in _MANIFEST_KEYS)),
                 lines.get(str(key)),
             )
     schema = data.get("schema")
@@ -113,8 +117,9 @@ def _check_keys(data: dict, lines: dict[str, int], diag: _Report) -> None:
         diag(
             "warning",
             "manifest_schema",
-            f"field `schema` should be `{MANIFEST_SCHEMA}`; found {type_word(schema)}. "
-            f"Set `schema: {MANIFEST_SCHEMA}` (the layer is read as that format regardless).",
+            say("field `schema` should be `{schema}`; found {found}. Set `schema: {schema}` "
+                "(the layer is read as that format regardless).", schema=MANIFEST_SCHEMA,
+                found=say_type_word(schema)),
             lines.get("schema"),
         )
 
@@ -128,9 +133,9 @@ def _sub_path(data: dict, lines: dict[str, int], key: str, default: str, diag: _
     diag(
         "warning",
         "manifest_field",
-        f"field `{key}.path` should be a directory relative to .ai/; found "
-        f"{type_word(block.get('path') if isinstance(block, dict) else block)}. "
-        f"Write `{key}: {{path: {default}}}`.",
+        say("field `{key}.path` should be a directory relative to .ai/; found {found}. Write "
+            "`{key}: {{path: {default}}}`.", key=key, default=default,
+            found=say_type_word(block.get("path") if isinstance(block, dict) else block)),
         lines.get(key),
     )
     return default
@@ -146,8 +151,9 @@ def _sub_dir(data: dict, lines: dict[str, int], key: str, default: str, diag: _R
     diag(
         "error",
         "manifest_field",
-        f"field `{key}.path` points at `{raw}`, which is not a directory inside .ai/ (below "
-        f"it, not .ai/ itself); `{default}` is used. Write `{key}: {{path: {default}}}`.",
+        say("field `{key}.path` points at `{raw}`, which is not a directory inside .ai/ (below "
+            "it, not .ai/ itself); `{default}` is used. Write `{key}: {{path: {default}}}`.",
+            key=key, raw=raw, default=default),
         lines.get(key),
     )
     return layer_path(default)
@@ -173,16 +179,17 @@ def _sections(data: dict, text: str, lines: dict[str, int], existing: set[str],
         diag(
             "warning",
             "manifest_field",
-            "the manifest declares no `sections:`; built-in locations under .ai/repo/ are used. "
-            "Declare `sections:` (policy, rules, adrs, project, ...) to make discovery explicit.",
+            say("the manifest declares no `sections:`; built-in locations under .ai/repo/ are "
+                "used. Declare `sections:` (policy, rules, adrs, project, ...) to make discovery "
+                "explicit."),
         )
         return sections
     if not isinstance(raw_sections, dict):
         diag(
             "error",
             "manifest_field",
-            f"field `sections` should be a mapping of section name to path; found "
-            f"{type_word(raw_sections)}. Write one `name: path` line per section.",
+            say("field `sections` should be a mapping of section name to path; found {found}. "
+                "Write one `name: path` line per section.", found=say_type_word(raw_sections)),
             lines.get("sections"),
         )
         return sections
@@ -194,8 +201,8 @@ def _sections(data: dict, text: str, lines: dict[str, int], existing: set[str],
             diag(
                 "error",
                 "manifest_field",
-                f"section `{name}` should name a path relative to .ai/; found "
-                f"{type_word(target)}. Write `{name}: repo/{name}`.",
+                say("section `{name}` should name a path relative to .ai/; found {found}. "
+                    "Write `{name}: repo/{name}`.", name=str(name), found=say_type_word(target)),
                 line,
             )
             continue
@@ -204,8 +211,9 @@ def _sections(data: dict, text: str, lines: dict[str, int], existing: set[str],
             diag(
                 "error",
                 "manifest_section_outside",
-                f"section `{name}` points at `{target}`, outside .ai/; a section must lie "
-                "inside the layer. Move the files under .ai/ and point the section there.",
+                say("section `{name}` points at `{target}`, outside .ai/; a section must lie "
+                    "inside the layer. Move the files under .ai/ and point the section there.",
+                    name=str(name), target=target),
                 line,
             )
             continue
@@ -214,8 +222,8 @@ def _sections(data: dict, text: str, lines: dict[str, int], existing: set[str],
             diag(
                 "warning",
                 "manifest_section_missing",
-                f"section `{name}` points at `{rel}`, which holds no files. Create it, fix "
-                f"the path, or remove the section.",
+                say("section `{name}` points at `{path}`, which holds no files. Create it, fix "
+                    "the path, or remove the section.", name=str(name), path=rel),
                 line,
             )
     return sections
@@ -235,8 +243,8 @@ def _context_documents(data: dict, lines: dict[str, int], diag: _Report) -> tupl
     diag(
         "warning",
         "manifest_field",
-        "field `context.documents` should be a list of file names; found "
-        f"{type_word(raw_docs)}. Write `context: {{documents: [README.md]}}`.",
+        say("field `context.documents` should be a list of file names; found {found}. Write "
+            "`context: {{documents: [README.md]}}`.", found=say_type_word(raw_docs)),
         lines.get("context"),
     )
     return documents
@@ -253,8 +261,9 @@ def parse_manifest(text: str, existing_paths: Iterable[str], *,
         diag(
             "error",
             "manifest_shape",
-            f"the manifest should be a mapping with keys {', '.join(_MANIFEST_KEYS)}; found "
-            f"{type_word(data)}. Start from `schema: {MANIFEST_SCHEMA}` and a `sections:` map.",
+            say("the manifest should be a mapping with keys {keys}; found {found}. Start from "
+                "`schema: {schema}` and a `sections:` map.", keys=", ".join(_MANIFEST_KEYS),
+                found=say_type_word(data), schema=MANIFEST_SCHEMA),
         )
         return Manifest(), diag.diags
     lines = _top_level_lines(text)

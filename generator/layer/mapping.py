@@ -3,29 +3,33 @@
 
 from __future__ import annotations
 
+from ..phrases import Phrase, say
 from .fieldlines import top_level_lines, with_item_lines
 from .filecontext import FileContext
 from .limits import DEFAULT_LIMITS, Limits
-from .scalars import words
+from .scalars import say_words
 from .yamlish import YamlResult, parse_yaml
 
 __all__ = ["parse_mapping"]
 
 
-def _yaml_problem(ctx: FileContext, result: YamlResult, what: str) -> None:
+def _yaml_problem(ctx: FileContext, result: YamlResult, what: Phrase) -> None:
     p = result.problem
     assert p is not None
     if p.code != "yaml_syntax":  # a limit: the message says which, and the flag to raise it
-        where = f" at line {p.line}" if p.line is not None else ""
-        ctx.diag("error", p.code, f"{what} is too large to load{where}: {p.message}.", p.line,
-                 p.column)
+        message = (say("{what} is too large to load at line {line}: {problem}.", what=what,
+                       line=str(p.line), problem=p.said) if p.line is not None
+                   else say("{what} is too large to load: {problem}.", what=what,
+                            problem=p.said))
+        ctx.diag("error", p.code, message, p.line, p.column)
         return
-    where = f"line {p.line}, column {p.column}" if p.line is not None else "an unknown line"
+    where = (say("line {line}, column {column}", line=str(p.line), column=str(p.column))
+             if p.line is not None else say("an unknown line"))
     ctx.diag(
         "error",
         "yaml_syntax",
-        f"{what} is not valid YAML (in any dialect) at {where}: {p.message}. Fix the syntax; "
-        "the file was not loaded.",
+        say("{what} is not valid YAML (in any dialect) at {where}: {problem}. Fix the syntax; "
+            "the file was not loaded.", what=what, where=where, problem=p.said),
         p.line,
         p.column,
     )
@@ -36,21 +40,22 @@ def _yaml_notes(ctx: FileContext, result: YamlResult) -> None:
         ctx.diag(
             "info",
             "yaml_dialect",
-            f"line {line} has an unquoted value containing ': ', which the layer's YAML dialect "
-            "accepts and standard YAML refuses. Quote the value to make the file portable.",
+            say("line {line} has an unquoted value containing ': ', which the layer's YAML "
+                "dialect accepts and standard YAML refuses. Quote the value to make the file "
+                "portable.", line=str(line)),
             line,
         )
     for key, line in result.duplicate_keys:
         ctx.diag(
             "warning",
             "duplicate_key",
-            f"key `{key}` appears twice in one mapping (line {line}); the last value is used. "
-            "Remove the repetition.",
+            say("key `{key}` appears twice in one mapping (line {line}); the last value is "
+                "used. Remove the repetition.", key=str(key), line=str(line)),
             line,
         )
 
 
-def parse_mapping(ctx: FileContext, text: str, offset: int, what: str,
+def parse_mapping(ctx: FileContext, text: str, offset: int, what: Phrase,
                   limits: Limits = DEFAULT_LIMITS) -> tuple[dict | None, dict[str, int]]:
     """(fields, lines) of ``text`` whose first line is line ``offset`` of the file; None
     for the fields when it is not a loadable mapping (the diagnostic says why)."""
@@ -65,8 +70,8 @@ def parse_mapping(ctx: FileContext, text: str, offset: int, what: str,
         ctx.diag(
             "error",
             "not_a_mapping",
-            f"{what} should be a mapping of fields; found {words(result.value)}. "
-            "Write one `key: value` per line; the file was not loaded.",
+            say("{what} should be a mapping of fields; found {found}. Write one `key: value` "
+                "per line; the file was not loaded.", what=what, found=say_words(result.value)),
             offset,
         )
         return None, {}

@@ -5,12 +5,13 @@ object each."""
 from __future__ import annotations
 
 from ..model import LayerObject, uri_for
+from ..phrases import Phrase, say
 from .bodytext import first_heading, section_paragraph
 from .fieldchecks import check_paths, check_self_references, check_types
 from .filecontext import Claim, FileContext
-from .kinds import FACT_KEYS, KindSpec, a_kind, kind_spec
+from .kinds import FACT_KEYS, KindSpec, kind_spec, say_a_kind
 from .naming import expected_stem
-from .scalars import as_text_list, first_text, scalar_text, words
+from .scalars import as_text_list, first_text, say_words, scalar_text
 
 __all__ = ["make_object", "list_members"]
 
@@ -37,7 +38,7 @@ def _facts(fields: dict) -> dict[str, str]:
 
 
 def _identity(ctx: FileContext, spec: KindSpec, fields: dict, lines: dict[str, int],
-              label_where: str, member: str | None, member_line: int | None) -> str | None:
+              label_where: Phrase, member: str | None, member_line: int | None) -> str | None:
     """The identity the kind's fields give (joined with ``@``), or None when one is missing
     (an error); a file name that disagrees with it is a warning."""
     kind = spec.kind
@@ -50,13 +51,16 @@ def _identity(ctx: FileContext, spec: KindSpec, fields: dict, lines: dict[str, i
         else:
             parts.append(text.strip())
     if missing:
-        found = ", ".join(f"`{k}` is {words(fields.get(k))}" for k in missing)
+        found = [say("`{field}` is {found}", field=k, found=say_words(fields.get(k)))
+                 for k in missing]
         ctx.diag(
             "error",
             "missing_identity",
-            f"{label_where} has no identity: {found}; {a_kind(kind)} is identified by "
-            f"{' and '.join(f'`{k}`' for k in spec.identity_fields)}. Add "
-            f"{', '.join(f'`{k}:`' for k in missing)}; until then it is indexed under its path.",
+            say("{label} has no identity: {found}; {a_kind} is identified by {fields}. Add "
+                "{add}; until then it is indexed under its path.",
+                label=label_where, found=_joined(found), a_kind=say_a_kind(kind),
+                fields=_and(f"`{k}`" for k in spec.identity_fields),
+                add=", ".join(f"`{k}:`" for k in missing)),
             member_line if member_line is not None else lines.get(missing[0]),
         )
         return None
@@ -66,11 +70,26 @@ def _identity(ctx: FileContext, spec: KindSpec, fields: dict, lines: dict[str, i
         ctx.diag(
             "warning",
             "id_mismatch",
-            f"{kind} `{identity}` lives in a file whose name disagrees with its id; "
-            f"expected {naming[1]}. Rename the file or correct the id (the id is used).",
+            say("{kind} `{identity}` lives in a file whose name disagrees with its id; "
+                "expected {expected}. Rename the file or correct the id (the id is used).",
+                kind=kind, identity=identity, expected=naming[1]),
             lines.get(spec.identity_fields[0]),
         )
     return identity
+
+
+def _joined(parts: list[Phrase]) -> Phrase:
+    """Sentences listed with commas, each said in the page's language."""
+    return Phrase(", ".join("{p%d}" % i for i in range(len(parts))),
+                  tuple((f"p{i}", p) for i, p in enumerate(parts)))
+
+
+def _and(names) -> Phrase:
+    """Names joined with "and" (said in the page's language)."""
+    names = list(names)
+    if len(names) == 1:
+        return Phrase("{name}", (("name", names[0]),))
+    return say("{names} and {last}", names=_and(names[:-1]), last=names[-1])
 
 
 def make_object(
@@ -85,7 +104,8 @@ def make_object(
     """The object ``claim`` makes of ``fields`` (and ``body``), its problems on ``ctx``."""
     kind = claim.kind
     spec = kind_spec(kind)
-    label_where = f"{kind} in {ctx.rel_path}" + (f" ({member})" if member else "")
+    label_where = (say("{kind} in {path} ({member})", kind=kind, path=ctx.rel_path, member=member)
+                   if member else say("{kind} in {path}", kind=kind, path=ctx.rel_path))
     fields = check_types(ctx, kind, fields, lines, label_where)
     check_paths(ctx, fields, lines, label_where)
     identity: str | None = None
@@ -132,8 +152,9 @@ def list_members(ctx: FileContext, claim: Claim, spec: KindSpec, data: dict, tex
         ctx.diag(
             "error",
             "list_file_shape",
-            f"{a_kind(claim.kind)} file should hold a `{spec.list_key}:` list; found "
-            f"{words(items)}. Add `{spec.list_key}:` with one item per `- id:`.",
+            say("{a_kind} file should hold a `{key}:` list; found {found}. Add `{key}:` with "
+                "one item per `- id:`.", a_kind=say_a_kind(claim.kind), key=spec.list_key or "",
+                found=say_words(items)),
             lines.get(spec.list_key or ""),
         )
         return []
@@ -151,8 +172,9 @@ def list_members(ctx: FileContext, claim: Claim, spec: KindSpec, data: dict, tex
             ctx.diag(
                 "error",
                 "list_item_shape",
-                f"item {position} of `{spec.list_key}` should be a mapping with `id`; found "
-                f"{words(item)}. It was skipped.",
+                say("item {position} of `{key}` should be a mapping with `id`; found {found}. "
+                    "It was skipped.", position=str(position), key=spec.list_key or "",
+                    found=say_words(item)),
                 lines.get(spec.list_key or ""),
             )
             continue

@@ -18,6 +18,7 @@ from typing import Iterable
 from ..diagnostics import Diagnostic
 from ..errors import LayerError
 from ..paths import is_within
+from ..phrases import Phrase, say
 from .discovery import (
     LAYER_DIR,
     MANIFEST_PATH,
@@ -58,7 +59,7 @@ class _Reader:
         self.exclude_real = {os.path.realpath(p) for p in exclude}
         self.tree = SourceTree()
 
-    def problem(self, severity: str, code: str, rel: str, message: str) -> None:
+    def problem(self, severity: str, code: str, rel: str, message: Phrase) -> None:
         self.tree.problems.append(
             Diagnostic(severity=severity, code=code, path=rel, message=message)
         )
@@ -70,8 +71,9 @@ class _Reader:
         try:
             st = os.lstat(abs_path)
         except OSError as exc:
-            self.problem("error", "unreadable", rel, f"cannot be read: {exc.strerror}. "
-                         "Check its permissions.")
+            self.problem("error", "unreadable", rel,
+                         say("cannot be read: {reason}. Check its permissions.",
+                             reason=str(exc.strerror)))
             return
         if stat.S_ISLNK(st.st_mode):
             target = os.path.realpath(abs_path)
@@ -80,18 +82,19 @@ class _Reader:
                     "warning",
                     "symlink_outside",
                     rel,
-                    "is a symbolic link to a location outside the repository; it was not "
-                    "followed. Replace the link with the file itself, or remove it.",
+                    say("is a symbolic link to a location outside the repository; it was not "
+                        "followed. Replace the link with the file itself, or remove it."),
                 )
                 return
             if not os.path.isfile(target):
                 self.problem("warning", "symlink_broken", rel,
-                             "is a symbolic link to nothing readable; it was skipped. "
-                             "Fix or remove the link.")
+                             say("is a symbolic link to nothing readable; it was skipped. "
+                                 "Fix or remove the link."))
                 return
         elif not stat.S_ISREG(st.st_mode):
             self.problem("warning", "not_a_file", rel,
-                         "is not a regular file (a device, socket or pipe); it was skipped.")
+                         say("is not a regular file (a device, socket or pipe); it was "
+                             "skipped."))
             return
         try:
             size = os.stat(abs_path).st_size
@@ -107,7 +110,8 @@ class _Reader:
                 data = handle.read(self.limits.max_file_bytes + 1)
         except OSError as exc:
             self.problem("error", "unreadable", rel,
-                         f"cannot be read: {exc.strerror}. Check its permissions.")
+                         say("cannot be read: {reason}. Check its permissions.",
+                             reason=str(exc.strerror)))
             return
         if len(data) > self.limits.max_file_bytes:
             self.too_large(rel)
@@ -118,9 +122,9 @@ class _Reader:
         limit = self.limits.max_file_bytes
         self.problem(
             "error", "file_too_large", rel,
-            f"is larger than the limit of {limit:,} bytes per layer file; it was not read. "
-            f"Remove it from the layer, or raise the limit with {LIMIT_FLAGS['max_file_bytes']} N "
-            "if the file is genuine.")
+            say("is larger than the limit of {limit} bytes per layer file; it was not read. "
+                "Remove it from the layer, or raise the limit with {flag} N if the file is "
+                "genuine.", limit=limit, flag=LIMIT_FLAGS["max_file_bytes"]))
 
     def walk(self, rel_dir: str, recursive: bool, skip: frozenset[str] = frozenset(),
              accept=lambda rel: True) -> None:
@@ -136,7 +140,8 @@ class _Reader:
             return
         except OSError as exc:
             self.problem("error", "unreadable", rel_dir or ".",
-                         f"directory cannot be listed: {exc.strerror}. Check its permissions.")
+                         say("directory cannot be listed: {reason}. Check its permissions.",
+                             reason=str(exc.strerror)))
             return
         for entry in entries:
             rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
@@ -153,12 +158,14 @@ class _Reader:
                 target = os.path.realpath(os.path.join(self.root, rel))
                 if _inside(self.root_real, target):
                     self.problem("info", "symlink_dir", rel,
-                                 "is a symbolic link to a directory inside the repository; it "
-                                 "is not followed (its files are read at their real path).")
+                                 say("is a symbolic link to a directory inside the repository; "
+                                     "it is not followed (its files are read at their real "
+                                     "path)."))
                 else:
                     self.problem("warning", "symlink_outside", rel,
-                                 "is a symbolic link to a directory outside the repository; it "
-                                 "was not followed. Move the files into the repository.")
+                                 say("is a symbolic link to a directory outside the "
+                                     "repository; it was not followed. Move the files into the "
+                                     "repository."))
                 continue
             if is_dir:
                 if recursive and entry.name not in SKIPPED_DIRS:

@@ -13,9 +13,10 @@ from dataclasses import dataclass
 
 from ..diagnostics import Diagnostic
 from ..model import LayerObject
+from ..phrases import say
 from .filecontext import Claim, FileContext
 from .frontmatter import split_front_matter
-from .kinds import a_kind, kind_name, kind_spec
+from .kinds import kind_name, kind_spec, say_a_kind
 from .limits import DEFAULT_LIMITS, Limits
 from .mapping import parse_mapping
 from .naming import expected_stem
@@ -50,8 +51,9 @@ def decode_text(rel_path: str, data: bytes) -> tuple[str | None, Diagnostic | No
             path=rel_path,
             line=line,
             column=column,
-            message=f"is not UTF-8: byte 0x{data[exc.start]:02x} at line {line}, column "
-            f"{column} cannot be decoded. Re-save the file as UTF-8; it was not loaded.",
+            message=say("is not UTF-8: byte {byte} at line {line}, column {column} cannot be "
+                        "decoded. Re-save the file as UTF-8; it was not loaded.",
+                        byte=f"0x{data[exc.start]:02x}", line=str(line), column=str(column)),
         )
     return text.replace("\r\n", "\n"), None
 
@@ -96,23 +98,23 @@ def _read_record(ctx: FileContext, text: str, is_markdown: bool, is_yaml: bool,
         body = fm.body
         if fm.unclosed:
             ctx.diag("error", "front_matter_unclosed",
-                     "front matter opens with `---` on line 1 and is never closed. Add a `---` "
-                     "line after the last field; the file was not loaded.", 1)
+                     say("front matter opens with `---` on line 1 and is never closed. Add a "
+                         "`---` line after the last field; the file was not loaded."), 1)
             return None
         if fm.yaml_text is not None:
             has_front_matter = True
-            fields, lines = parse_mapping(ctx, fm.yaml_text, fm.yaml_first_line, "the front matter",
+            fields, lines = parse_mapping(ctx, fm.yaml_text, fm.yaml_first_line, say("the front matter"),
                                           limits)
             if fields is None:
                 return None
     elif is_yaml:
-        fields, lines = parse_mapping(ctx, text, 1, "the file", limits)
+        fields, lines = parse_mapping(ctx, text, 1, say("the file"), limits)
         if fields is None:
             return None
         if not fields:
             ctx.diag("warning", "empty_file",
-                     "is empty (no YAML fields); nothing was loaded. Add the record's fields or "
-                     "remove the file.")
+                     say("is empty (no YAML fields); nothing was loaded. Add the record's "
+                         "fields or remove the file."))
             return None
     return _Record(text, fields, body, lines, has_front_matter, is_markdown)
 
@@ -128,9 +130,9 @@ def _contract_objects(ctx: FileContext, record: _Record, claims: tuple[Claim, ..
     ctx.diag(
         "error",
         "missing_contract",
-        "is named like a context document (the manifest's `context.documents`) but "
-        f"carries no `schema: {CONTEXT_SCHEMA}` front matter. Add the contract "
-        "(schema, id, title, scope) or rename the file.",
+        say("is named like a context document (the manifest's `context.documents`) but "
+            "carries no `schema: {schema}` front matter. Add the contract (schema, id, title, "
+            "scope) or rename the file.", schema=CONTEXT_SCHEMA),
         1,
     )
     return [], claims if claims else None
@@ -149,8 +151,8 @@ def _claimed_objects(ctx: FileContext, record: _Record, claims: tuple[Claim, ...
         if spec.list_key is not None:
             if record.fields is None:
                 ctx.diag("error", "list_file_shape",
-                         f"{a_kind(claim.kind)} file should be YAML holding a `{spec.list_key}:` list; "
-                         "it was not loaded.")
+                         say("{a_kind} file should be YAML holding a `{key}:` list; it was "
+                             "not loaded.", a_kind=say_a_kind(claim.kind), key=spec.list_key))
                 continue
             objects.extend(list_members(ctx, claim, spec, record.fields, record.text,
                                         record.lines))
@@ -159,9 +161,9 @@ def _claimed_objects(ctx: FileContext, record: _Record, claims: tuple[Claim, ...
             ctx.diag(
                 "info",
                 "no_front_matter",
-                f"has no front matter, so it is indexed as a document, not as "
-                f"{a_kind(claim.kind)}. Add {kind_name(claim.kind)} front matter (id, title, "
-                "status, ...) to make it one.",
+                say("has no front matter, so it is indexed as a document, not as {a_kind}. Add "
+                    "{kind} front matter (id, title, status, ...) to make it one.",
+                    a_kind=say_a_kind(claim.kind), kind=kind_name(claim.kind)),
                 1,
             )
             objects.append(make_object(ctx, Claim(claim.class_id, "document"), {}, record.body,

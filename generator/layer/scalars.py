@@ -9,25 +9,39 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["scalar_text", "words", "first_text", "as_text_list", "type_word"]
+from ..phrases import Phrase, say
+
+__all__ = ["scalar_text", "words", "say_words", "first_text", "as_text_list", "type_word",
+           "say_type_word"]
 
 
 def words(value: Any) -> str:
     """What ``value`` is, as a message says it ("the number 3", "a list")."""
+    return str(say_words(value))
+
+
+def say_words(value: Any) -> Phrase:
+    """:func:`words` as a phrase, so a page says it in its reader's language (the value
+    itself is a parameter, shown as written)."""
     if value is None:
-        return "nothing"
+        return say("nothing")
     if isinstance(value, bool):
-        return f"the boolean {str(value).lower()}"
+        return say("the boolean {value}", value=str(value).lower())
     if isinstance(value, (int, float)):
-        return f"the number {value}"
+        return say("the number {value}", value=str(value))
     if isinstance(value, str):
         shown = value if len(value) <= 40 else value[:37] + "..."
-        return f"the text {shown!r}"
+        return say("the text {value}", value=repr(shown))
     if isinstance(value, list):
-        return "a list"
+        return say("a list")
     if isinstance(value, dict):
-        return "a mapping"
-    return type(value).__name__
+        return say("a mapping")
+    return _type_name(value)
+
+
+def _type_name(value: Any) -> Phrase:
+    # A Python type's name is said as it is in every language (not a catalogue entry).
+    return Phrase("{name}", (("name", type(value).__name__),))
 
 
 def scalar_text(value: Any) -> str | None:
@@ -62,16 +76,21 @@ def as_text_list(value: Any) -> list[str]:
 def type_word(value: object) -> str:
     """What ``value`` is, as the manifest's and sources' messages say it (no truncation;
     a boolean is "a boolean")."""
+    return str(say_type_word(value))
+
+
+def say_type_word(value: object) -> Phrase:
+    """:func:`type_word` as a phrase."""
     if value is None:
-        return "nothing"
+        return say("nothing")
     if isinstance(value, bool):
-        return "a boolean"
+        return say("a boolean")
     if isinstance(value, (int, float)):
-        return f"the number {value}"
+        return say("the number {value}", value=str(value))
     if isinstance(value, str):
-        return f"the text {value!r}"
+        return say("the text {value}", value=repr(value))
     if isinstance(value, list):
-        return "a list"
+        return say("a list")
     if isinstance(value, dict):
-        return "a mapping"
-    return type(value).__name__
+        return say("a mapping")
+    return _type_name(value)

@@ -12,11 +12,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..diagnostics import Diagnostic
+from ..phrases import Phrase, say, say_n
 from .kinds import DEFAULT_CLASSES
 from .limits import DEFAULT_LIMITS, Limits
 from .manifest import Manifest, is_safe
 from .pathspec import Pathspec, compile_pathspec
-from .scalars import type_word
+from .scalars import say_type_word
 from .yamlish import parse_yaml
 
 __all__ = ["SourceClass", "resolve_classes", "sources_path"]
@@ -57,6 +58,13 @@ def _builtin_classes(manifest: Manifest) -> list[SourceClass]:
 _CLASS_KEYS = ("id", "kind", "discovery", "pathspec", "required")
 
 
+def _where(line: int | None, column: int | None) -> Phrase:
+    """Where in a YAML text a problem is (its line and column, when known)."""
+    if line is None:
+        return say("an unknown line")
+    return say("line {line}, column {column}", line=str(line), column=str(column))
+
+
 def _entries(sources_text: str, path: str, limits: Limits,
              diags: list[Diagnostic]) -> list[Any] | None:
     """The ``sources:`` list of the file, or None (reported) when there is none to read."""
@@ -66,9 +74,12 @@ def _entries(sources_text: str, path: str, limits: Limits,
         if p.code != "yaml_syntax":
             diags.append(Diagnostic(
                 severity="error", code=p.code, path=path, line=p.line, column=p.column,
-                message="the source classes file is too large to load"
-                f"{f' at line {p.line}' if p.line is not None else ''}: {p.message}. Until "
-                "then only the built-in classes are used."))
+                message=(say("the source classes file is too large to load at line {line}: "
+                             "{problem}. Until then only the built-in classes are used.",
+                             line=str(p.line), problem=p.said) if p.line is not None
+                         else say("the source classes file is too large to load: {problem}. "
+                                  "Until then only the built-in classes are used.",
+                                  problem=p.said))))
             return None
         diags.append(
             Diagnostic(
@@ -77,10 +88,9 @@ def _entries(sources_text: str, path: str, limits: Limits,
                 path=path,
                 line=p.line,
                 column=p.column,
-                message="not valid YAML at "
-                f"{f'line {p.line}, column {p.column}' if p.line is not None else 'an unknown line'}: "
-                f"{p.message}. "
-                "Fix the syntax; until then only the built-in classes are used.",
+                message=say("not valid YAML at {where}: {problem}. Fix the syntax; until then "
+                            "only the built-in classes are used.",
+                            where=_where(p.line, p.column), problem=p.said),
             )
         )
         return None
@@ -92,8 +102,9 @@ def _entries(sources_text: str, path: str, limits: Limits,
                 severity="error",
                 code="sources_shape",
                 path=path,
-                message=f"field `sources` should be a list of classes ({', '.join(_CLASS_KEYS)}); "
-                f"found {type_word(entries)}. Only the built-in classes are used.",
+                message=say("field `sources` should be a list of classes ({keys}); found "
+                            "{found}. Only the built-in classes are used.",
+                            keys=", ".join(_CLASS_KEYS), found=say_type_word(entries)),
             )
         )
         return None
@@ -104,30 +115,35 @@ def _declared_class(entry: Any, position: int, path: str,
                     diags: list[Diagnostic]) -> SourceClass | None:
     """The class entry ``position`` of ``sources:`` declares, or None (reported) when it
     is skipped."""
-    def report(severity: str, message: str) -> None:
+    def report(severity: str, message: Phrase) -> None:
         diags.append(Diagnostic(severity=severity, code="sources_class", path=path,
                                 message=message))
 
-    where = f"class #{position}"
+    where = f"#{position}"
     if not isinstance(entry, dict):
-        report("error", f"{where} should be a mapping with {', '.join(_CLASS_KEYS)}; found "
-               f"{type_word(entry)}. It was skipped.")
+        report("error", say("class {number} should be a mapping with {keys}; found {found}. It "
+                            "was skipped.", number=where, keys=", ".join(_CLASS_KEYS),
+                            found=say_type_word(entry)))
         return None
     missing = [k for k in ("id", "kind", "pathspec") if not isinstance(entry.get(k), str)]
     if missing:
-        report("error", f"{where} ({entry.get('id', 'no id')}) lacks the text "
-               f"field{'s' if len(missing) != 1 else ''} "
-               f"{', '.join(f'`{k}`' for k in missing)}. Add "
-               f"{'them' if len(missing) != 1 else 'it'}; the class was skipped.")
+        ident: Phrase | str = str(entry["id"]) if "id" in entry else say("no id")
+        report("error", say_n("class {number} ({id}) lacks the text field {fields}. Add it; the "
+                              "class was skipped.",
+                              "class {number} ({id}) lacks the text fields {fields}. Add them; "
+                              "the class was skipped.", n=len(missing), number=where, id=ident,
+                              fields=", ".join(f"`{k}`" for k in missing)))
         return None
     discovery = entry.get("discovery", "vcs")
     if discovery != "vcs":
-        report("warning", f"class `{entry['id']}` has discovery {type_word(discovery)}; only "
-               "`vcs` is known. It is read as `vcs` (the files matching the pathspec).")
+        report("warning", say("class `{id}` has discovery {found}; only `vcs` is known. It is "
+                              "read as `vcs` (the files matching the pathspec).",
+                              id=entry["id"], found=say_type_word(discovery)))
     spec = compile_pathspec(entry["pathspec"].strip())
     if not is_safe(spec.pattern) or ".." in spec.pattern.split("/"):
-        report("error", f"class `{entry['id']}` pathspec `{entry['pathspec']}` leaves the "
-               "repository. Use a repository-relative pathspec; the class was skipped.")
+        report("error", say("class `{id}` pathspec `{pathspec}` leaves the repository. Use a "
+                            "repository-relative pathspec; the class was skipped.",
+                            id=entry["id"], pathspec=entry["pathspec"]))
         return None
     return SourceClass(
         id=entry["id"],
@@ -150,8 +166,9 @@ def resolve_classes(
                 severity="info",
                 code="sources_missing",
                 path=path,
-                message=f"no source classes file at {path}; only the built-in classes are used. "
-                "Add one to declare where the repository's code, tests and documents live.",
+                message=say("no source classes file at {path}; only the built-in classes are "
+                            "used. Add one to declare where the repository's code, tests and "
+                            "documents live.", path=path),
             )
         )
         return list(classes.values()), diags

@@ -23,6 +23,8 @@ from typing import Any
 import yaml
 from yaml.composer import Composer
 
+from ..phrases import Phrase, say
+
 from .fastyaml import fast_parse
 from .limits import DEFAULT_LIMITS, LIMIT_FLAGS, Limits
 
@@ -58,13 +60,14 @@ class _CountingComposer(Composer):
         self._depth = 0
         self._sizes: dict[str, int] = {}
 
-    def _over(self, code: str, event: Any, found: str, limit_name: str) -> _LimitExceeded:
+    def _over(self, code: str, event: Any, found: Phrase, limit_name: str) -> _LimitExceeded:
         limit = getattr(self.limits, limit_name)
         mark = event.start_mark
         return _LimitExceeded(YamlProblem(
             mark.line + 1, mark.column + 1,
-            f"{found}, over the limit of {limit:,}. The file was not loaded; if it is "
-            f"genuine, raise the limit with {LIMIT_FLAGS[limit_name]} N",
+            say("{found}, over the limit of {limit}. The file was not loaded; if it is genuine, "
+                "raise the limit with {flag} N", found=found, limit=limit,
+                flag=LIMIT_FLAGS[limit_name]),
             code=code,
         ))
 
@@ -76,20 +79,22 @@ class _CountingComposer(Composer):
             self._nodes += self._sizes.get(event.anchor, 1)
             if self._nodes > self.limits.max_yaml_nodes:
                 raise self._over("yaml_too_many_nodes", event,
-                                 f"aliases expand the document to {self._nodes:,} nodes",
+                                 say("aliases expand the document to {n} nodes", n=self._nodes),
                                  "max_yaml_nodes")
             return node
         self._nodes += 1
         if self._nodes > self.limits.max_yaml_nodes:
             raise self._over("yaml_too_many_nodes", event,
-                             f"the document reaches {self._nodes:,} nodes (aliases expanded)",
+                             say("the document reaches {n} nodes (aliases expanded)",
+                                 n=self._nodes),
                              "max_yaml_nodes")
         nests = isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent))
         if nests:
             self._depth += 1
             if self._depth > self.limits.max_yaml_depth:
                 raise self._over("yaml_too_deep", event,
-                                 f"collections nest {self._depth} deep", "max_yaml_depth")
+                                 say("collections nest {depth} deep", depth=str(self._depth)),
+                                 "max_yaml_depth")
         node = super().compose_node(parent, index)
         if nests:
             self._depth -= 1
@@ -163,13 +168,19 @@ _LayerLoader.add_constructor("tag:yaml.org,2002:int", _construct_int)
 
 @dataclass(frozen=True)
 class YamlProblem:
-    """YAML that no dialect accepts: 1-based line and column, and the parser's words."""
+    """YAML that no dialect accepts: 1-based line and column, and the parser's words (a
+    limit's, ours: a phrase; PyYAML's own words are English text, said as they are)."""
 
     line: int | None
     column: int | None
-    message: str
+    #: What is wrong, as a sentence a page can translate (``message`` is its English).
+    said: str | Phrase
     #: ``yaml_syntax``, or the code of the limit the document met (``yaml_too_deep``, ...).
     code: str = "yaml_syntax"
+
+    @property
+    def message(self) -> str:
+        return str(self.said)
 
 
 @dataclass
@@ -287,9 +298,10 @@ def parse_yaml(text: str, *, line_offset: int = 0, limits: Limits = DEFAULT_LIMI
             continue
         except RecursionError:
             first_problem = YamlProblem(
-                None, None, "collections nest too deep to parse, more than the limit of "
-                f"{limits.max_yaml_depth:,} allows here. The file was not loaded; lower "
-                f"{LIMIT_FLAGS['max_yaml_depth']}", code="yaml_too_deep")
+                None, None, say("collections nest too deep to parse, more than the limit of "
+                                "{limit} allows here. The file was not loaded; lower {flag}",
+                                limit=limits.max_yaml_depth, flag=LIMIT_FLAGS["max_yaml_depth"]),
+                code="yaml_too_deep")
             break
         result.value = value
         result.duplicate_keys = sorted((k, line + line_offset) for k, line in dups)
@@ -299,7 +311,7 @@ def parse_yaml(text: str, *, line_offset: int = 0, limits: Limits = DEFAULT_LIMI
     result.problem = YamlProblem(
         None if first_problem.line is None else first_problem.line + line_offset,
         first_problem.column,
-        first_problem.message,
+        first_problem.said,
         code=first_problem.code,
     )
     return result

@@ -35,6 +35,7 @@ from ..errors import NotFoundError, RequestError
 from ..identifiers import PREFERRED_KINDS, candidates
 from ..index import Index
 from ..model import LayerObject
+from ..phrases import Phrase, say
 from .models import Hit, Trace, UnresolvedEdge
 from .text import check_limit
 
@@ -46,14 +47,15 @@ MAX_DEPTH = 5
 #: Kinds tried first when a start name is not a URI.
 START_KINDS = PREFERRED_KINDS
 
-CROSS_REF_ORDER_BY: tuple[str, ...] = (
-    "score asc: hop count from the start (breadth-first over typed edges, both directions)",
-    (
-        "discovery order within a hop: parents in the order they were reached; each parent's "
+#: The ordering rules as sentences (a page says them in its reader's language).
+CROSS_REF_ORDER: tuple[Phrase, ...] = (
+    say("score asc: hop count from the start (breadth-first over typed edges, both directions)"),
+    say("discovery order within a hop: parents in the order they were reached; each parent's "
         "outgoing edges (target uri, edge kind, field), then its incoming edges (source uri, "
-        "edge kind, field)"
-    ),
+        "edge kind, field)"),
 )
+#: Their English text, as the trace's ``order_by`` carries it.
+CROSS_REF_ORDER_BY: tuple[str, ...] = tuple(str(rule) for rule in CROSS_REF_ORDER)
 
 
 def resolve_start(index: Index, start: str | None) -> tuple[LayerObject, tuple[str, ...]]:
@@ -112,8 +114,9 @@ def cross_ref_query(
         if hop >= max_hop:
             continue
         here = _label(index, uri)
-        steps = [(e.target, e, f"{e.kind} from {here}") for e in index.out_edges.get(uri, ())]
-        steps += [(e.source, e, f"{e.kind} into {here} (reverse)")
+        steps = [(e.target, e, say("{edge} from {start}", edge=e.kind, start=here))
+                 for e in index.out_edges.get(uri, ())]
+        steps += [(e.source, e, say("{edge} into {start} (reverse)", edge=e.kind, start=here))
                   for e in index.in_edges.get(uri, ())]
         for neighbour, _edge, reason in steps:
             if neighbour in hop_of:
@@ -122,21 +125,23 @@ def cross_ref_query(
             queue.append(neighbour)
             obj = index.objects[neighbour]
             hits.append(Hit(anchor=neighbour, kind=obj.kind, title=obj.title or None,
-                            score=hop + 1, why=f"{reason}, hop {hop + 1}"))
+                            score=hop + 1,
+                            why=say("{reason}, hop {hop}", reason=reason, hop=hop + 1)))
         for item in index.unresolved_by_source.get(uri, ()):
             unresolved.append(UnresolvedEdge(source=uri, field=item.field,
                                              reference=item.reference,
-                                             why=f"unresolved: {item.correction}"))
+                                             why=say("unresolved: {correction}",
+                                                     correction=item.said)))
         for ext in index.externals_by_source.get(uri, ()):
             unresolved.append(UnresolvedEdge(
                 source=uri, field=ext.field, reference=ext.node,
-                why=f"external: `{ext.node}` names nothing the layer holds objects of; "
-                "recorded, not followed"))
+                why=say("external: `{node}` names nothing the layer holds objects of; "
+                        "recorded, not followed", node=ext.node)))
     return Trace(
         query=query,
         candidates_scanned=len(hop_of),
         candidates_matched=len(hits),
-        order_by=CROSS_REF_ORDER_BY,
+        order_by=CROSS_REF_ORDER,
         hits=tuple(hits[:cap]),
         unresolved_edges=tuple(unresolved),
     )

@@ -4,13 +4,20 @@ Field names are exactly those of ``spec/tero-explain.md``. The models are frozen
 closed; optional fields that are absent (a hit's ``title``) are omitted on the wire. An
 unresolved edge's ``from`` is a Python keyword, so the attribute is ``source`` and the
 model serialises by alias.
+
+A trace's sentences (a hit's ``why``, an unresolved edge's ``why``, the ``order_by`` rules)
+are given as phrases (:class:`~generator.phrases.Phrase`) where the trace is made: the field holds
+the English text (the wire, byte for byte), and the phrase is kept beside it as a private
+attribute (never serialised) for a page to say in its reader's language.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
+
+from ..phrases import Phrase
 
 __all__ = ["Hit", "UnresolvedEdge", "Trace"]
 
@@ -19,6 +26,26 @@ class _Wire(BaseModel):
     model_config = ConfigDict(
         frozen=True, extra="forbid", populate_by_name=True, serialize_by_alias=True
     )
+
+    #: The fields given as phrases (one, or a tuple of them): stored as their English text.
+    _SAID_FIELDS: ClassVar[tuple[str, ...]] = ()
+    _said: dict[str, Any] = PrivateAttr(default_factory=dict)
+
+    def __init__(self, **data: Any) -> None:
+        said: dict[str, Any] = {}
+        for name in self._SAID_FIELDS:
+            value = data.get(name)
+            if isinstance(value, Phrase):
+                said[name], data[name] = value, str(value)
+            elif isinstance(value, tuple) and value and all(isinstance(v, Phrase) for v in value):
+                said[name], data[name] = value, tuple(str(v) for v in value)
+        super().__init__(**data)
+        self._said = said
+
+    def said(self, name: str) -> Any:
+        """The phrase (or phrases) field ``name`` was given as; None when it was given as
+        plain text (a trace read back from JSON), which a page can only show in English."""
+        return self._said.get(name)
 
     def wire(self) -> dict[str, Any]:
         """The JSON-ready form: aliases, no nulls."""
@@ -35,6 +62,11 @@ class Hit(_Wire):
     score: int
     why: str
 
+    _SAID_FIELDS = ("why",)
+
+    def why_said(self) -> Phrase | None:
+        return self.said("why")
+
 
 class UnresolvedEdge(_Wire):
     """A reference considered during a walk that leads to no object of the layer."""
@@ -43,6 +75,11 @@ class UnresolvedEdge(_Wire):
     field: str
     reference: str
     why: str
+
+    _SAID_FIELDS = ("why",)
+
+    def why_said(self) -> Phrase | None:
+        return self.said("why")
 
 
 class Trace(_Wire):
@@ -58,3 +95,8 @@ class Trace(_Wire):
     order_by: tuple[str, ...]
     hits: tuple[Hit, ...]
     unresolved_edges: tuple[UnresolvedEdge, ...] = ()
+
+    _SAID_FIELDS = ("order_by",)
+
+    def order_by_said(self) -> tuple[Phrase, ...]:
+        return self.said("order_by") or ()

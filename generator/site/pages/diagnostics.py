@@ -9,11 +9,11 @@ from collections import Counter
 from ...diagnostics import Diagnostic, count_by_severity
 from ...index import Index
 from .. import urls
-from ..i18n import _
+from ..i18n import _, speak
 from .kit import PageKit
 
 __all__ = ["diagnostics_by_path", "diagnostics_view", "diagnostics_page", "file_anchor",
-           "code_anchor", "LAYER_GROUP"]
+           "code_anchor", "said", "LAYER_GROUP"]
 
 PAGE = "diagnostics.html"
 
@@ -34,6 +34,12 @@ def code_anchor(code: str) -> str:
     return "code-" + code
 
 
+def said(d: Diagnostic) -> str:
+    """A diagnostic's message in the page's language. One made without a phrase (a plain
+    string) can only be shown in English: the leak test finds it on a Czech page."""
+    return speak(d.phrase) if d.phrase is not None else d.message
+
+
 def diagnostics_by_path(index: Index) -> dict[str | None, list[Diagnostic]]:
     """The layer's diagnostics by the file they are about (object pages show theirs)."""
     grouped: dict[str | None, list[Diagnostic]] = {}
@@ -52,7 +58,8 @@ def diagnostics_view(kit: PageKit, sitemap_note: str | None = None) -> dict:
         found = index.at_path(path) if path != LAYER_GROUP else []
         href = urls.relative(PAGE, urls.object_page(sorted(o.uri for o in found)[0])) if found else None
         entries = groups[path]
-        rows.append({"path": path, "href": href, "entries": entries, "anchor": file_anchor(path),
+        rows.append({"path": path, "href": href, "entries": [(d, said(d)) for d in entries],
+                     "anchor": file_anchor(path), "layer": path == LAYER_GROUP,
                      "codes": " ".join(sorted({code_anchor(d.code) for d in entries}))})
     codes = sorted(Counter(d.code for d in index.diagnostics).items())
     return {"groups": rows, "counts": count_by_severity(index.diagnostics),

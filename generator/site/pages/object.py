@@ -6,20 +6,91 @@ from __future__ import annotations
 from collections import Counter
 from typing import Sequence
 
+from markupsafe import Markup, escape
+
 from ...diagnostics import Diagnostic
 from ...jsonio import canonical_json
 from ...model import LayerObject
 from ...query.crossref import cross_ref_query
+from ...query.models import Trace
 from .. import urls
-from ..contexts import ContextKey, ObjectStanding
+from ..contexts import BUDGET_STANDING_DETAIL, ContextKey, ObjectStanding
 from ..fieldtext import field_rows
+from ..i18n import N_, _, format_count, ngettext, speak
 from ..records import EdgeRecord, ObjectRecord, StandingRecord, UnresolvedRecord
+from .diagnostics import said
 from .kit import PageKit, path_resolver
 
-__all__ = ["object_record", "object_files", "MAX_STANDINGS_SHOWN"]
+__all__ = ["object_record", "object_files", "MAX_STANDINGS_SHOWN", "STANDING_NAMES",
+           "standing_counts", "trace_intro"]
 
 #: Object pages list at most this many standings; the JSON carries all of them.
 MAX_STANDINGS_SHOWN = 200
+
+#: The standings' contract words as a page names them (translated when shown).
+STANDING_NAMES = {"selected": N_("selected"), "excluded": N_("excluded"),
+                  "deduplicated": N_("deduplicated")}
+
+
+def _standing_count(standing: str, n: int) -> str:
+    """"15 selected": a count of one standing, as a whole phrase (a language inflects)."""
+    if standing == "selected":
+        text = ngettext("{n} selected", "{n} selected", n)
+    elif standing == "excluded":
+        text = ngettext("{n} excluded", "{n} excluded", n)
+    elif standing == "deduplicated":
+        text = ngettext("{n} deduplicated", "{n} deduplicated", n)
+    else:  # a standing this page does not know: its contract word, as the wire says it
+        return f"{format_count(n)} {standing}"
+    return text.format(n=format_count(n))
+
+
+def standing_counts(counts: Counter) -> str:
+    """The standings' summary line: each standing's count, then what the others are."""
+    parts = ", ".join(_standing_count(s, n) for s, n in sorted(counts.items()))
+    return _("{counts}; every other context did not reach it.").format(counts=parts)
+
+
+def _standing_detail(s) -> str:
+    """A standing row's detail in the page's language. The page's own sentences (a budget
+    exclusion, a required entry, a folded duplicate) are said here; any other detail is the
+    engine's sentence, shown as the answer gives it."""
+    if s.standing == "excluded" and s.detail == BUDGET_STANDING_DETAIL:
+        return _("did not fit in what the entries before it left; the context shows the sums")
+    if s.standing == "selected" and s.detail == "required":
+        return _("required")
+    if s.standing == "selected" and not s.detail:
+        return ""
+    if s.standing == "deduplicated" and s.detail.startswith("folded into "):
+        return _("folded into {kept}").format(kept=s.detail[len("folded into "):])
+    return s.detail
+
+
+def _spoken(phrase, text: str) -> str:
+    """A trace's sentence in the page's language; one given as plain text (no phrase) can
+    only be shown in English, and the leak test finds it on a Czech page."""
+    return speak(phrase) if phrase is not None else text
+
+
+def trace_intro(trace: Trace) -> Markup:
+    """"Query as executed: <query> — N objects reached, the first M shown; ordered by …":
+    one sentence, its query as code."""
+    rules = trace.order_by_said()
+    order = speak(rules[0]) if rules else ""
+    for rule in rules[1:]:
+        order = _("{earlier}, then {next}").format(earlier=order, next=speak(rule))
+    n, shown = trace.candidates_matched, len(trace.hits)
+    if n > shown:
+        template = ngettext("Query as executed: {query} — {n} object reached, the first {shown} "
+                            "shown; ordered by {order}.",
+                            "Query as executed: {query} — {n} objects reached, the first {shown} "
+                            "shown; ordered by {order}.", n)
+    else:
+        template = ngettext("Query as executed: {query} — {n} object reached; ordered by {order}.",
+                            "Query as executed: {query} — {n} objects reached; ordered by "
+                            "{order}.", n)
+    return escape(template).format(query=Markup("<code>{}</code>").format(trace.query),
+                                   n=format_count(n), shown=format_count(shown), order=order)
 
 
 def object_record(kit: PageKit, obj: LayerObject, standings: Sequence[ObjectStanding]) -> ObjectRecord:
@@ -64,6 +135,7 @@ def object_files(kit: PageKit, obj: LayerObject, standings: Sequence[ObjectStand
         body_html = kit.md.render(obj.body, obj.provenance.directory, path_resolver(kit.index, page, linked))
     rel = lambda target: urls.relative(page, target) if target else None  # noqa: E731
     xref = cross_ref_query(kit.index, obj.uri)
+    state = kit.index.issue_states.get(obj.uri)
     html = kit.render(
         "object.html", page,
         title=f"{obj.kind} {obj.identity}",
@@ -73,13 +145,19 @@ def object_files(kit: PageKit, obj: LayerObject, standings: Sequence[ObjectStand
         fields=field_rows(obj.fields),
         edges_out=[(e, rel(e.page)) for e in record.edges_out],
         edges_in=[(e, rel(e.page)) for e in record.edges_in],
-        standings=[(s, rel(s.page)) for s in record.standings[:MAX_STANDINGS_SHOWN]],
+        standings=[(s, rel(s.page), _(STANDING_NAMES.get(s.standing, s.standing)),
+                    _standing_detail(s)) for s in record.standings[:MAX_STANDINGS_SHOWN]],
         standings_hidden=max(0, len(record.standings) - MAX_STANDINGS_SHOWN),
-        standing_counts=Counter(s.standing for s in record.standings),
+        standing_counts=standing_counts(Counter(s.standing for s in record.standings)),
+        state_reasons="; ".join(speak(p) for p in state.said) if state else "",
+        unresolved=[(u, speak(u.said)) for u in kit.index.unresolved_by_source.get(obj.uri, [])],
         own_context=kit.context_href(page, own_context) if own_context else None,
         json_href=rel(urls.object_json(obj.uri)),
-        diagnostics=diagnostics,
+        diagnostics=[(d, said(d)) for d in diagnostics],
         xref=xref,
-        xref_hits=[(h, kit.object_href(page, h.anchor)) for h in xref.hits],
+        xref_intro=trace_intro(xref),
+        xref_hits=[(h, kit.object_href(page, h.anchor), _spoken(h.why_said(), h.why))
+                   for h in xref.hits],
+        xref_unresolved=[(e, _spoken(e.why_said(), e.why)) for e in xref.unresolved_edges],
     )
     return [(urls.object_json(obj.uri), canonical_json(record)), (page, html)], linked
