@@ -36,9 +36,7 @@ golden: $(STAMP)
 # Extract the interface strings of the templates and the code (babel.cfg) and bring every
 # catalogue under generator/locale/ in step; then translate what it reports untranslated.
 messages: $(STAMP)
-	$(BIN)/pybabel extract -F babel.cfg -k say -k say_n:1,2 --sort-output --width 100 --project devcontext-site \
-	  --omit-header -c NOTE: -o generator/locale/messages.pot .
-	$(BIN)/python -m generator.site.messages generator/locale/messages.pot
+	$(BIN)/python -m generator.site.messages
 
 check: $(STAMP)
 	$(BIN)/devcontext check

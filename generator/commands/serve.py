@@ -60,7 +60,7 @@ def _sigterm_as_interrupt() -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    say = (lambda line: None) if args.quiet else (lambda line: print(line, flush=True))
+    tell = (lambda line: None) if args.quiet else (lambda line: print(line, flush=True))
     logging.basicConfig(level=logging.WARNING, format="devcontext serve: %(message)s")
     if not 0 <= args.port <= 65535:
         print(f"devcontext serve: --port {args.port} is not a port; give 0 to 65535", file=sys.stderr)
@@ -92,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
             limits=limits_from_args(args))
         try:
             session = ServeSession(builder, host=args.host, port=args.port, token=args.token,
-                                   say=say)
+                                   say=tell)
         except PortInUse as exc:
             print(f"devcontext serve: {exc.strerror}", file=sys.stderr)
             return 2
@@ -108,14 +108,14 @@ def run(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             return 2
         progress.close()
-        say(f"{report.summary()}; output in {out}")
+        tell(f"{report.summary()}; output in {out}")
         session.watch()
-        say(f"serving {session.url} — edits to the layer rebuild it (Ctrl-C to stop)")
+        tell(f"serving {session.url} — edits to the layer rebuild it (Ctrl-C to stop)")
         session.serve_forever()
     except KeyboardInterrupt:
         progress.close()
     finally:
         if session is not None:
             session.close()
-    say("stopped")
+    tell("stopped")
     return 0

@@ -1,8 +1,9 @@
 """``make messages``: bring the catalogues in step with the code's marked strings.
 
-``pybabel extract -F babel.cfg`` writes ``generator/locale/messages.pot``; this updates each
-``generator/locale/<lang>/LC_MESSAGES/messages.po`` from it (``python -m
-generator.site.messages``). Unlike ``pybabel update`` it never loses a translation: a
+``python -m generator.site.messages`` extracts them as ``pybabel extract -F babel.cfg`` does
+(with the phrase makers ``say``/``say_n`` as keywords, so the test that every extracted
+message is translated sees the same set), writes ``generator/locale/messages.pot``, and
+updates each ``generator/locale/<lang>/LC_MESSAGES/messages.po`` from it. Unlike ``pybabel update`` it never loses a translation: a
 translated message the code does not have (yet) stays in the catalogue with the note
 :data:`NOT_YET`, so a catalogue can be written ahead of the templates that will use it
 (strings of branches still being written) and works the moment they land. No fuzzy
@@ -83,8 +84,17 @@ def extract(root: Path = ROOT) -> Catalog:
 
 
 def _keywords() -> dict:
+    """gettext's names, and the phrase makers of :mod:`generator.phrases` (``say``'s
+    template; ``say_n``'s singular and plural)."""
     from babel.messages.extract import DEFAULT_KEYWORDS
-    return dict(DEFAULT_KEYWORDS)
+    return {**DEFAULT_KEYWORDS, "say": None, "say_n": (1, 2)}
+
+
+def write_template(template: Catalog, pot_path: Path) -> None:
+    """``template`` as ``messages.pot``, written as ``pybabel extract`` writes it."""
+    buf = io.BytesIO()
+    write_po(buf, template, width=100, sort_output=True, omit_header=True)
+    pot_path.write_bytes(buf.getvalue())
 
 
 def update(po_path: Path, template: Catalog) -> Catalog:
@@ -116,11 +126,15 @@ def write(catalog: Catalog, po_path: Path) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Update every language's catalogue from the extracted template (``messages.pot``)."""
+    """Extract the marked strings into ``messages.pot`` and update every language's
+    catalogue from it (with a ``.pot`` path given: update from that file instead)."""
     args = sys.argv[1:] if argv is None else argv
-    pot = Path(args[0]) if args else LOCALE_DIR / "messages.pot"
-    with open(pot, "rb") as fh:
-        template = read_po(fh)
+    if args:
+        with open(args[0], "rb") as fh:
+            template = read_po(fh)
+    else:
+        template = extract()
+        write_template(template, LOCALE_DIR / "messages.pot")
     for po_path in sorted(LOCALE_DIR.glob("*/LC_MESSAGES/messages.po")):
         catalog = update(po_path, template)
         write(catalog, po_path)
