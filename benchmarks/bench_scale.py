@@ -7,7 +7,11 @@ and memory; 1× targets: ≤ 60 s, ≤ 2 GiB, ≤ 4 GB).
 Memory of all processes together is sampled from ``/proc`` (the build and its forked
 workers; proportional set size, so pages the workers share with the parent are counted
 once), no psutil; ``RUSAGE_CHILDREN``'s largest single process is reported beside it.
-``BENCH_SCALES`` (default ``1,2,4``) picks the factors: a 4× build takes long.
+``BENCH_SCALES`` (default ``1,2,4``) picks the factors: a 4× build takes long. The build
+runs with ``DEVCONTEXT_WORKERS`` workers (default 2, the target's two cores); the load
+average is noted beside the time (a shared machine's figure is not a quiet one). The
+output is also broken down by kind of file (:func:`output_breakdown`), each kind's bytes,
+files and largest file a tagged row, so the 4 GB target can be read against what fills it.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Callable
 
 from generator.synth import SIZES, synthesize, write_layer
 
@@ -106,14 +111,51 @@ def output_size(out: Path) -> tuple[int, int]:
     return total, files
 
 
-def build_once(root: Path) -> dict[str, float]:
-    """One full ``devcontext build`` of ``root``: seconds, peak bytes, output bytes, files."""
+#: The kinds of file the output is broken down by, first match wins: (kind, test on the
+#: site-relative path).
+KINDS: tuple[tuple[str, Callable[[str], bool]], ...] = (
+    ("pack files", lambda rel: rel.startswith("contexts/") and ".pack." in rel),
+    ("context pages", lambda rel: rel.startswith("contexts/") and rel.endswith(".html")),
+    ("compiled JSON", lambda rel: rel.startswith("api/v1/devcontext/compile/")),
+    ("object pages", lambda rel: rel.startswith("objects/") and rel.endswith(".html")),
+    ("object JSON", lambda rel: rel.startswith("api/v1/objects/")),
+    ("the rest", lambda rel: True),
+)
+
+
+def kind_of(rel: str) -> str:
+    return next(kind for kind, test in KINDS if test(rel))
+
+
+def output_breakdown(out: Path) -> dict[str, dict]:
+    """Per kind of file (:data:`KINDS`): bytes, files, and the largest file (path, bytes)."""
+    kinds = {kind: {"bytes": 0, "files": 0, "largest": ("", 0)} for kind, _ in KINDS}
+    for dirpath, _, names in os.walk(out):
+        for name in names:
+            path = os.path.join(dirpath, name)
+            rel = os.path.relpath(path, out).replace(os.sep, "/")
+            size = os.path.getsize(path)
+            row = kinds[kind_of(rel)]
+            row["bytes"] += size
+            row["files"] += 1
+            if size > row["largest"][1] or (size == row["largest"][1] and rel < row["largest"][0]):
+                row["largest"] = (rel, size)
+    return kinds
+
+
+def build_once(root: Path, keep: Path | None = None) -> dict:
+    """One full ``devcontext build`` of ``root``: seconds, peak bytes, output bytes, files,
+    the breakdown by kind, and the load average before and after. ``keep``: build there
+    and leave the site (to read what fills it), instead of a temporary directory."""
     work = Path(tempfile.mkdtemp(prefix="bench-scale-"))
+    site = keep if keep is not None else work / "site"
     try:
         argv = [str(Path(sys.executable).with_name("devcontext")), "build", "--quiet",
-                "--repo", str(root), "--out", str(work / "site")]
+                "--repo", str(root), "--out", str(site)]
+        env = {**os.environ, "DEVCONTEXT_WORKERS": os.environ.get("DEVCONTEXT_WORKERS", "2")}
+        load_before = os.getloadavg()[0]
         t0 = time.perf_counter()
-        proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
         peak = PeakMemory(proc.pid)
         _, err = proc.communicate()
         seconds = time.perf_counter() - t0
@@ -121,10 +163,12 @@ def build_once(root: Path) -> dict[str, float]:
         if proc.returncode != 0:
             raise RuntimeError(f"devcontext build --repo {root} failed ({proc.returncode}): "
                                f"{err.decode(errors='replace')[-2000:]}")
-        size, files = output_size(work / "site")
+        load_after = os.getloadavg()[0]
+        size, files = output_size(site)
         largest = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
         return {"seconds": seconds, "peak": peak_bytes, "bytes": size, "files": files,
-                "largest": largest}
+                "largest": largest, "kinds": output_breakdown(site),
+                "load": (load_before, load_after), "workers": env["DEVCONTEXT_WORKERS"]}
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
@@ -135,8 +179,9 @@ def main(report) -> None:
         got = build_once(scaled_layer(factor))
         tags = {"layer": "large", "scale": f"{factor}x"}
         targets = factor == 1
+        load = "load average {:.2f} before, {:.2f} after; {} workers".format(*got["load"], got["workers"])
         report(f"scale large {factor}x: full build", got["seconds"], "s",
-               "target ≤ 60 s" if targets else "", tags={"figure": "build", **tags})
+               ("target ≤ 60 s; " if targets else "") + load, tags={"figure": "build", **tags})
         report(f"scale large {factor}x:   peak memory, all processes", got["peak"] / 2**30,
                "GiB", ("target ≤ 2 GiB; " if targets else "")
                + f"largest one process {got['largest'] / 2**30:.2f} GiB",
@@ -144,6 +189,11 @@ def main(report) -> None:
         report(f"scale large {factor}x:   output", got["bytes"] / 1e9, "GB",
                ("target ≤ 4 GB; " if targets else "") + f"{int(got['files']):,} files",
                tags={"figure": "output", **tags})
+        for kind, row in got["kinds"].items():
+            path, size = row["largest"]
+            report(f"scale large {factor}x:     {kind}", row["bytes"] / 1e9, "GB",
+                   f"{row['files']:,} files; largest {path} ({size / 1e3:,.0f} KB)",
+                   tags={"figure": "output-kind", "kind": kind, **tags})
         if first is None:
             first = got
         elif factor > 1:

@@ -89,9 +89,17 @@ def _size_words(pack: Pack, what: str) -> str:
 # -- Markdown ---------------------------------------------------------------------------------
 
 def fence_for(text: str) -> str:
-    """A backtick fence longer than any backtick run in ``text`` (at least three)."""
-    longest = max((len(m.group(0)) for m in _BACKTICKS.finditer(text)), default=0)
-    return "`" * max(3, longest + 1)
+    """A backtick fence longer than any backtick run in ``text`` (at least three).
+
+    Found by asking whether ever longer runs occur (``in`` is a C search, and most texts
+    have none or short ones), not by matching every run: this is the pack render's
+    hottest line."""
+    if "`" not in text:
+        return "```"
+    run = "``"
+    while run in text:
+        run += "`"
+    return run if len(run) > 3 else "```"
 
 
 def _lang(path: str) -> str:
@@ -99,15 +107,22 @@ def _lang(path: str) -> str:
     return _LANG.get(path[dot:].lower(), "") if dot > path.rfind("/") else ""
 
 
-def render_markdown(pack: Pack) -> str:
-    out = [f"# Development context: {_one_line(_seed_words(pack))}", "",
-           f"- request: {_one_line(_request_words(pack))}",
-           f"- budget: {_budget_words(pack)}",
-           f"- left out: {_left_out_words(pack)}",
-           f"- explain page: {_explain_words(pack)}",
-           f"- size: {_size_words(pack, 'this header, the entry headings and the fences')}",
-           f"- entries: {len(pack.entries)}, in the order the budget spent them, each the "
-           "file's own text in a fence", ""]
+def _markdown_head(pack: Pack) -> str:
+    """The header: the only part that states the pack's size."""
+    return "\n".join([
+        f"# Development context: {_one_line(_seed_words(pack))}", "",
+        f"- request: {_one_line(_request_words(pack))}",
+        f"- budget: {_budget_words(pack)}",
+        f"- left out: {_left_out_words(pack)}",
+        f"- explain page: {_explain_words(pack)}",
+        f"- size: {_size_words(pack, 'this header, the entry headings and the fences')}",
+        f"- entries: {len(pack.entries)}, in the order the budget spent them, each the "
+        "file's own text in a fence", "", ""])
+
+
+def _markdown_body(pack: Pack) -> str:
+    """Every entry under its heading, in a fence: the same whatever size the head states."""
+    out = []
     for e in pack.entries:
         fence = fence_for(e.text)
         flags = " · required" if e.required else ""
@@ -123,6 +138,13 @@ def render_markdown(pack: Pack) -> str:
         out.append(f"{fence}{_lang(e.path)}\n{body}{fence}")
         out.append("")
     return "\n".join(out)
+
+
+def render_markdown(pack: Pack) -> str:
+    body = _markdown_body(pack)
+    # the head ends in the blank line before the first entry; without entries the document
+    # ends there too (the head's last newline is the join's, which has nothing to join)
+    return _markdown_head(pack) + body if body else _markdown_head(pack)[:-1]
 
 
 # -- XML ---------------------------------------------------------------------------------------
@@ -206,15 +228,33 @@ def _sized(pack: Pack, n_bytes: int, text_bytes: int) -> Pack:
     return pack.model_copy(update={"size": size})
 
 
+def _text_bytes(e) -> int:
+    # a text decoded whole encodes back to the very bytes measured; one with U+FFFD does not
+    return len(e.text.encode("utf-8")) if e.replaced_bytes else e.cost_bytes
+
+
 def render(pack: Pack, fmt: PackFormat) -> tuple[Pack, bytes]:
-    """The pack in ``fmt``, stating its own size; and the pack with that size filled in."""
-    renderer = _RENDERERS[PackFormat(fmt)]
-    text_bytes = sum(len(e.text.encode("utf-8")) for e in pack.entries)
+    """The pack in ``fmt``, stating its own size; and the pack with that size filled in.
+
+    Markdown states its size in the head alone, so its body is rendered and encoded once
+    and only the head again per round (the body is most of the bytes and the time)."""
+    fmt = PackFormat(fmt)
+    text_bytes = sum(_text_bytes(e) for e in pack.entries)
     n = text_bytes
-    for _ in range(16):
-        sized = _sized(pack, n, text_bytes)
-        data = renderer(sized).encode("utf-8")
-        if len(data) == n:
-            return sized, data
-        n = len(data)
+    if fmt is PackFormat.markdown and pack.entries:
+        body = _markdown_body(pack).encode("utf-8")
+        for _ in range(16):
+            sized = _sized(pack, n, text_bytes)
+            head = _markdown_head(sized).encode("utf-8")
+            if len(head) + len(body) == n:
+                return sized, head + body
+            n = len(head) + len(body)
+    else:
+        renderer = _RENDERERS[fmt]
+        for _ in range(16):
+            sized = _sized(pack, n, text_bytes)
+            data = renderer(sized).encode("utf-8")
+            if len(data) == n:
+                return sized, data
+            n = len(data)
     raise AssertionError(f"the pack's size did not settle (last {n} bytes)")  # pragma: no cover

@@ -115,7 +115,8 @@ def context_pack(kind: str, identity: str) -> str:
 
 
 def context_pack_script(kind: str, identity: str) -> str:
-    """The pack as a script, for the page's copy button from ``file://`` (no fetch there)."""
+    """The pack's bytes deflated and in base64 as a script, for the page's copy button from
+    ``file://`` (no script may read the ``.md`` there)."""
     return f"contexts/{kind}/{encode_name(identity)}.pack.js"
 
 

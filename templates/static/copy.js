@@ -1,18 +1,20 @@
 /*
  * copy.js — the context page's "Copy context" button (templates/context.html).
  *
- * Over http(s) the button fetches the pack (<id>.pack.md, the bytes `devcontext pack`
- * prints) and writes it to the clipboard. From file://, where fetch() of a local file fails
- * and a framed file cannot be read by script, it loads <id>.pack.js — the same text as a
- * script, which hands it to window.devcontextPack — and fills a read-only text area with it,
- * selected, to copy by hand (and tries the clipboard too). The pack is not embedded in the
- * page: it is about as large as the page, and the script is loaded only on that path.
- * Whenever the clipboard refuses, the text area is the answer. No network beyond the site's
- * own files, no inline handlers, no third-party code.
+ * The pack's text is on disk once, in <id>.pack.md (the bytes `devcontext pack` prints).
+ * Over http(s) the button fetches it and writes it to the clipboard. From file://, where no
+ * script may read a local file (fetch, XHR and a framed file are all refused), it loads
+ * <id>.pack.js — the same bytes deflated (zlib) and in base64, which it hands to
+ * window.devcontextPack — inflates them with the browser's DecompressionStream, and writes
+ * the text to the clipboard and into a read-only text area, selected, to copy by hand
+ * should the clipboard refuse. Whenever the clipboard refuses, the text area is the answer.
+ * No network beyond the site's own files, no inline handlers, no third-party code.
  *
  * Button wiring: button.copy-context with data-pack (the pack's URL, relative to the page),
  * data-pack-script (the script's URL), data-pack-name (the name the script delivers under),
- * data-target (the text area's id) and data-status (the id of a status line).
+ * data-target (the text area's id), data-status (the id of a status line), and what the
+ * status says, in the page's language: data-say-copied, data-say-copied-below,
+ * data-say-select, data-say-failed ({file}: the pack file to open instead).
  */
 (function () {
   "use strict";
@@ -20,14 +22,28 @@
   /** pack name -> the resolve of the load waiting for it. */
   const waiting = new Map();
 
-  /** Called by a loaded <id>.pack.js. */
-  window.devcontextPack = function (name, text) {
+  /** Called by a loaded <id>.pack.js with the pack's bytes, deflated and in base64. */
+  window.devcontextPack = function (name, packed) {
     const resolve = waiting.get(name);
     if (resolve) {
       waiting.delete(name);
-      resolve(text);
+      resolve(packed);
     }
   };
+
+  /** The pack's text from its script's base64 of zlib-deflated UTF-8. */
+  function inflate(packed) {
+    if (typeof DecompressionStream !== "function") {
+      return Promise.reject(new Error("this browser has no DecompressionStream"));
+    }
+    const binary = atob(packed);
+    const bytes = new Uint8Array(binary.length);
+    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
+    return new Response(stream).arrayBuffer().then(function (buffer) {
+      return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(buffer);
+    });
+  }
 
   function fromScript(src, name) {
     return new Promise(function (resolve, reject) {
@@ -85,9 +101,10 @@
       }
       if (text === null) {
         try {
-          text = await fromScript(button.dataset.packScript, button.dataset.packName);
+          text = await inflate(await fromScript(button.dataset.packScript, button.dataset.packName));
         } catch (err) {
-          say("The pack could not be loaded here (" + err.message + "): open the pack file and copy it.");
+          console.warn("copy.js: " + err.message);
+          say(button.dataset.sayFailed.replace("{file}", button.dataset.packName));
           return;
         }
       }
@@ -100,12 +117,11 @@
       }
       if (copied && overHttp) {
         if (area) area.hidden = true;
-        say("Copied the context to the clipboard.");
+        say(button.dataset.sayCopied);
         return;
       }
       if (area) showText(area, text);
-      say(copied ? "Copied the context to the clipboard; it is also below."
-                 : "The clipboard is not reachable from here: the context is selected below, copy it (Ctrl+C / ⌘C).");
+      say(copied ? button.dataset.sayCopiedBelow : button.dataset.saySelect);
     } finally {
       button.disabled = false;
     }

@@ -9,7 +9,7 @@ import sys
 import time
 
 from benchmarks.bench_peers import _content_name, hugo_site, markdown_records, mkdocs_site
-from benchmarks.bench_scale import PeakMemory, _tree, output_size
+from benchmarks.bench_scale import PeakMemory, _tree, output_breakdown, output_size
 
 
 def test_the_peers_render_the_layers_markdown_records(tmp_path):
@@ -48,3 +48,22 @@ def test_output_size_counts_every_file(tmp_path):
     (tmp_path / "a" / "x.pack.js").write_bytes(b"12345")
     (tmp_path / "y.html").write_bytes(b"123")
     assert output_size(tmp_path) == (8, 2)
+
+
+def test_output_breakdown_sorts_every_file_into_one_kind_with_its_largest(tmp_path):
+    files = {"contexts/issue/I1.html": 7, "contexts/issue/I2.html": 9, "contexts/issue/I1.pack.md": 4,
+             "api/v1/devcontext/compile/issue/I1.json": 6, "objects/adr/a.html": 3,
+             "api/v1/objects/adr/a.json": 2, "index.html": 1, "static/copy.js": 5}
+    for rel, size in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_bytes(b"x" * size)
+    kinds = output_breakdown(tmp_path)
+    assert {k: (v["bytes"], v["files"], v["largest"]) for k, v in kinds.items()} == {
+        "pack files": (4, 1, ("contexts/issue/I1.pack.md", 4)),
+        "context pages": (16, 2, ("contexts/issue/I2.html", 9)),
+        "compiled JSON": (6, 1, ("api/v1/devcontext/compile/issue/I1.json", 6)),
+        "object pages": (3, 1, ("objects/adr/a.html", 3)),
+        "object JSON": (2, 1, ("api/v1/objects/adr/a.json", 2)),
+        "the rest": (6, 2, ("static/copy.js", 5)),
+    }
+    assert sum(v["bytes"] for v in kinds.values()) == output_size(tmp_path)[0]

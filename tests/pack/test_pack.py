@@ -4,16 +4,20 @@ bodies, size honesty, the errors, and purity."""
 from __future__ import annotations
 
 import json
+import re
 import xml.etree.ElementTree as ET
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from packkit import check_pack, markdown_bodies, xml_documents
 
 from generator.engine.compile import compile_context
 from generator.engine.models import CompileInput, ExclusionReason
 from generator.errors import InputError
 from generator.pack import PackFormat, PackInput, build_pack, pack, pack_text
-from generator.pack.render import fence_for, xml_text
+from generator.pack.assemble import assemble
+from generator.pack.render import fence_for, render, render_markdown, xml_text
 from generator.workspace import Workspace
 from layerkit import issue, write_layer
 
@@ -173,3 +177,23 @@ def test_the_operation_compiles_and_packs():
     assert root.find("header/budget").get("limit_tokens") == "2000"
     assert out.size.bytes == len(out.text.encode("utf-8"))
     assert PackInput.model_json_schema()["properties"]["format"]
+
+
+@given(st.text(alphabet="`a\n", max_size=40))
+def test_the_fence_is_longer_than_the_longest_backtick_run(text):
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    assert fence_for(text) == "`" * max(3, longest + 1)
+
+
+@pytest.mark.parametrize("empty", [False, True], ids=["entries", "no entries"])
+def test_the_markdown_rendered_once_per_part_is_the_whole_render(hostile, empty):
+    """render() renders Markdown's body once and its head per round: the bytes are those
+    of the whole document rendered at the size it states."""
+    ws, answer = hostile
+    whole = assemble(answer, ws.tree.files)
+    if empty:
+        whole = whole.model_copy(update={"entries": ()})
+    sized, data = render(whole, PackFormat.markdown)
+    assert data == render_markdown(sized).encode("utf-8")
+    assert sized.size.bytes == len(data)
+    assert data.endswith(b"fence\n" if empty else b"\n")

@@ -1,14 +1,17 @@
 """The packs on the site: one per compiled context (``contexts/<kind>/<id>.pack.md``, the
-bytes ``devcontext pack`` prints at the default request, and ``.pack.js``, the same text
-as a script for the copy button from file://), listed in ``index.json``, linked from the
-context page, and kept equal to a full build by serve's rebuilds."""
+bytes ``devcontext pack`` prints at the default request, the one copy of its text; and
+``.pack.js``, the same bytes deflated and in base64 as a script, for the copy button from
+file://), listed in ``index.json``, linked from the context page, and kept equal to a full
+build by serve's rebuilds."""
 
 from __future__ import annotations
 
+import base64
 import json
 import posixpath
 import re
 import shutil
+import zlib
 
 import jsonschema
 import pytest
@@ -28,7 +31,7 @@ from generator.workspace import Workspace
 from layerkit import write_layer
 from sitekit import build, scan, tree_bytes
 
-SCRIPT_CALL = re.compile(r'\nwindow\.devcontextPack && window\.devcontextPack\(("[^"]*"), (".*")\);\n\Z', re.S)
+SCRIPT_CALL = re.compile(r'\A/\* [^\n]* \*/\nwindow\.devcontextPack && window\.devcontextPack\(("[^"]*"), "([A-Za-z0-9+/=]*)"\);\n\Z')
 
 
 @pytest.fixture(scope="module")
@@ -38,10 +41,11 @@ def demo(tmp_path_factory):
 
 
 def script_text(data: bytes) -> tuple[str, str]:
-    """(name, text) that a ``.pack.js`` hands to ``window.devcontextPack``."""
+    """(name, text) that a ``.pack.js`` hands to ``window.devcontextPack``, inflated."""
     found = SCRIPT_CALL.search(data.decode("ascii"))
     assert found, data[:200]
-    return json.loads(found.group(1)), json.loads(found.group(2))
+    return (json.loads(found.group(1)),
+            zlib.decompress(base64.b64decode(found.group(2), validate=True)).decode("utf-8"))
 
 
 def test_every_context_has_its_pack_and_it_is_the_pack_of_its_answer(demo):
@@ -96,18 +100,32 @@ def test_the_context_page_links_its_pack_and_its_script(demo):
         assert f'<a download href="{rel_pack}">download the pack</a>' in html, page
         assert (f'<button type="button" class="copy-context" data-pack="{rel_pack}" '
                 f'data-pack-script="{posixpath.basename(script)}" data-pack-name="{pack}" '
-                'data-target="pack-text" data-status="pack-status">Copy context</button>') in html, page
+                'data-target="pack-text" data-status="pack-status" '
+                'data-say-copied="Copied the context to the clipboard." '
+                'data-say-copied-below="Copied the context to the clipboard; it is also below." '
+                'data-say-select="The clipboard is not reachable from here: the context is '
+                'selected below, copy it (Ctrl+C / ⌘C)." '
+                'data-say-failed="The context could not be loaded here: open the pack file '
+                '{file} and copy it.">Copy context</button>') in html, page
         assert '<textarea id="pack-text" class="pack-text" readonly hidden' in html, page
         assert ("src", "../../static/copy.js") in found.links, page
     assert "static/copy.js" in tree
 
 
 def test_the_pack_script_holds_any_text_as_one_ascii_string():
-    text = 'a </script><script>alert(1)</script>\r\n\x00 \u2028 \u00e9 "quoted" \\ end'
-    data = pack_script("contexts/issue/I0001.pack.md", text)
+    text = 'a </script><script>alert(1)</script>\r\n\x00 \u2028 \u00e9 "quoted" \\ `${x}` end'
+    data = pack_script("contexts/issue/I0001.pack.md", text.encode("utf-8"))
     data.decode("ascii")
     assert b"</script>" not in data and b"\r" not in data and b"\x00" not in data
     assert script_text(data) == ("contexts/issue/I0001.pack.md", text)
+
+
+def test_the_pack_script_is_a_fraction_of_the_pack(demo):
+    """The text is on disk once: the script is its compressed form, well under the pack."""
+    ws, _, tree = demo
+    packs = {rel: data for rel, data in tree.items() if rel.endswith(".pack.md")}
+    scripts = sum(len(tree[rel[: -len(".md")] + ".js"]) for rel in packs)
+    assert scripts < 0.6 * sum(len(data) for data in packs.values()), (scripts, len(packs))
 
 
 def test_a_hostile_layer_packs_into_scripts_that_cannot_break_out(tmp_path):
