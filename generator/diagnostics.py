@@ -3,13 +3,21 @@
 A diagnostic never stops the work. It names the file, the line when known, the field, what
 was expected, what was found and the fix, in one message. Lists of diagnostics are always
 in one canonical order (see :func:`sort_diagnostics`).
+
+Whoever makes a diagnostic gives its message as a :class:`~generator.phrases.Phrase`
+(``message=say(...)``): ``message`` is then the phrase's English text (the wire, the
+terminal, ``devcontext check``), and :attr:`Diagnostic.phrase` keeps the sentence itself, so
+a page can say it in its reader's language. The phrase is a private attribute: it survives
+pickling (the build's workers) and copying, is never serialised, and takes part in equality.
 """
 
 from __future__ import annotations
 
 from typing import Iterable, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, PrivateAttr
+
+from .phrases import Phrase
 
 __all__ = ["Diagnostic", "Severity", "SEVERITY_RANK", "sort_diagnostics", "count_by_severity"]
 
@@ -30,6 +38,21 @@ class Diagnostic(BaseModel):
     line: int | None = None
     column: int | None = None
     message: str
+    _phrase: Phrase | None = PrivateAttr(default=None)
+
+    def __init__(self, **data: object) -> None:
+        said = data.get("message")
+        if isinstance(said, Phrase):
+            data["message"] = str(said)
+        super().__init__(**data)
+        if isinstance(said, Phrase):
+            self._phrase = said
+
+    @property
+    def phrase(self) -> Phrase | None:
+        """The message as a sentence a page can translate; None for one made from a plain
+        string (a test's, or one read back from JSON), which a page can only show in English."""
+        return self._phrase
 
     def location(self) -> str:
         """``path:line:column`` with the parts that are known, or ``(layer)``."""
