@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Iterable
 
 from .diagnostics import Diagnostic
+from .phrases import Phrase, say
 
 if TYPE_CHECKING:  # pragma: no cover
     from .index import Edge, Unresolved
@@ -38,29 +39,36 @@ _CLOSED = ("DONE", "CANCELLED")
 @dataclass(frozen=True)
 class IssueState:
     state: str
-    #: Sentences that explain the state, in order.
-    reasons: tuple[str, ...] = ()
+    #: Sentences that explain the state, in order (a page says them in its reader's
+    #: language; :attr:`reasons` is their English text).
+    said: tuple[Phrase, ...] = ()
     #: URIs of the dependencies that hold it back.
     blocked_by: tuple[str, ...] = ()
+
+    @property
+    def reasons(self) -> tuple[str, ...]:
+        return tuple(str(p) for p in self.said)
 
 
 def _present(value: object) -> bool:
     return value is not None and value is not False and value != ""
 
 
-def fact_state(fields: dict) -> tuple[str | None, str | None]:
+def fact_state(fields: dict) -> tuple[str | None, Phrase | None]:
     """The state the issue's own facts decide, with the fact that decided it."""
     if _present(fields.get("cancelled_at")) or fields.get("cancelled") is True or isinstance(
         fields.get("cancellation"), dict
     ):
         when = fields.get("cancelled_at")
-        return "CANCELLED", f"cancelled{f' at {when}' if _present(when) else ''}"
+        return "CANCELLED", (say("cancelled at {when}", when=str(when)) if _present(when)
+                             else say("cancelled"))
     if _present(fields.get("completed_at")):
-        return "DONE", f"completed at {fields['completed_at']}"
+        return "DONE", say("completed at {when}", when=str(fields["completed_at"]))
     if _present(fields.get("verified_at")):
-        return "VERIFY", f"verified at {fields['verified_at']}, not yet completed"
+        return "VERIFY", say("verified at {when}, not yet completed",
+                             when=str(fields["verified_at"]))
     if _present(fields.get("started_at")):
-        return "ACTIVE", f"started at {fields['started_at']}"
+        return "ACTIVE", say("started at {when}", when=str(fields["started_at"]))
     return None, None
 
 
@@ -120,8 +128,9 @@ def derive_issue_states(
                                 path=by_uri[child].provenance.path,
                                 line=_cycle_line(by_uri[child], (cycle + [child])[1],
                                                  out_edges, edge_line),
-                                message=f"issues depend on each other in a cycle ({names}); "
-                                "none of them can become READY. Remove one `depends_on` entry.",
+                                message=say("issues depend on each other in a cycle "
+                                            "({names}); none of them can become READY. Remove "
+                                            "one `depends_on` entry.", names=names),
                             )
                         )
                     continue
@@ -150,26 +159,31 @@ def _decide(
     on_cycle: set[str],
     unresolved_by_source: dict[str, list["Unresolved"]],
 ) -> IssueState:
-    reasons: list[str] = []
+    reasons: list[Phrase] = []
     blockers: list[str] = []
     for dep in deps:
         dep_state = states.get(dep)
         if dep in on_cycle and obj.uri in on_cycle:
-            reasons.append(f"depends on {_short(dep)} within a dependency cycle")
+            reasons.append(say("depends on {dependency} within a dependency cycle",
+                               dependency=_short(dep)))
             blockers.append(dep)
         elif dep_state is None or dep_state.state not in _CLOSED:
-            word = dep_state.state if dep_state else "on a cycle"
-            reasons.append(f"depends on {_short(dep)}, which is {word}")
+            reasons.append(say("depends on {dependency}, which is {state}", dependency=_short(dep),
+                               state=dep_state.state) if dep_state else
+                           say("depends on {dependency}, which is on a cycle",
+                               dependency=_short(dep)))
             blockers.append(dep)
         elif dep_state.state == "CANCELLED":
-            reasons.append(f"depends on {_short(dep)}, which was cancelled; check it still stands")
+            reasons.append(say("depends on {dependency}, which was cancelled; check it still "
+                               "stands", dependency=_short(dep)))
     for item in unresolved_by_source.get(obj.uri, []):
         if item.field == "depends_on":
-            reasons.append(f"depends on {item.reference}, which is not in the layer")
+            reasons.append(say("depends on {dependency}, which is not in the layer",
+                               dependency=item.reference))
             blockers.append(item.target_uri or item.reference)
     decided, because = fact_state(obj.fields)
     if decided is not None:
         return IssueState(decided, tuple([because] + ([] if decided in _CLOSED else reasons)), tuple(blockers) if decided not in _CLOSED else ())
     if blockers:
         return IssueState("BLOCKED", tuple(reasons), tuple(blockers))
-    return IssueState("READY", tuple(reasons) or ("every dependency is done",), ())
+    return IssueState("READY", tuple(reasons) or (say("every dependency is done"),), ())

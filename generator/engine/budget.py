@@ -369,9 +369,10 @@ def budget_detail(used: int, limit: int, needed: int, sure: bool, low: int,
 
 
 def _correction(item) -> Phrase | str:
-    """What an unresolved reference's fix says: the index's sentence, as a phrase where the
-    index keeps one."""
-    return getattr(item, "correction_phrase", None) or item.correction
+    """What an unresolved reference's fix says: the index's sentence, as the phrase the
+    index keeps (``Unresolved.said``, the loader's branch), else its English text."""
+    said_fix = getattr(item, "said", None)
+    return said_fix if isinstance(said_fix, Phrase) else item.correction
 
 
 def _edge_of(field: str, kind: str) -> str:

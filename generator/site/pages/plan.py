@@ -12,7 +12,7 @@ from ...model import LayerObject
 from ...states import STATES
 from .. import urls
 from ..contexts import SiteAnswers
-from ..i18n import _, ngettext
+from ..i18n import _, ngettext, speak
 from ..plan.model import CLOSED, Plan, build_plan
 from ..plan.picture import plan_picture
 from ..svg import STATE_COLORS
@@ -130,7 +130,8 @@ class _Refs:
                 "context_href": self.context(uri), "object_href": self.kit.object_href(PAGE, uri),
                 "state": state.state, "reasons": state.reasons, "deps": deps,
                 # why it is in its state; a READY issue with no dependency needs no words
-                "why": "; ".join(state.reasons) if deps or state.state != "READY" else "",
+                "why": "; ".join(speak(p) for p in state.said)
+                if deps or state.state != "READY" else "",
                 "milestone": ({"title": _title(index.objects[ms]), "href": "#" + self.anchor(ms),
                                "identity": index.objects[ms].identity}
                               if ms else None),
