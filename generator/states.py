@@ -168,8 +168,9 @@ def _decide(
                                dependency=_short(dep)))
             blockers.append(dep)
         elif dep_state is None or dep_state.state not in _CLOSED:
+            # the state's name is its own phrase: the site's catalogue names each state
             reasons.append(say("depends on {dependency}, which is {state}", dependency=_short(dep),
-                               state=dep_state.state) if dep_state else
+                               state=Phrase(dep_state.state)) if dep_state else
                            say("depends on {dependency}, which is on a cycle",
                                dependency=_short(dep)))
             blockers.append(dep)

@@ -73,18 +73,14 @@ def budget_bar(budget: Budget, required_by_tier: dict[str, int], width: int = 72
 
 
 def _tier_label(spend) -> str:
-    """``knowledge: 515 tokens, 2 selected`` (``, 1 required``): the tooltip of a tier's part.
-    Each count its own phrase (each takes its own plural form), listed after the tier."""
+    """``knowledge: 515 tokens, 2 selected`` (``, 1 required``): the tooltip of a tier's part."""
     tokens = ngettext("{n} token", "{n} tokens", spend.tokens).format(n=format_count(spend.tokens))
-    selected = ngettext("{n} selected", "{n} selected", spend.selected).format(
-        n=format_count(spend.selected))
     if spend.required:
-        required = ngettext("{n} required", "{n} required", spend.required).format(
-            n=format_count(spend.required))
-        return _("{tier}: {tokens}, {selected}, {required}").format(
-            tier=spend.tier.value, tokens=tokens, selected=selected, required=required)
-    return _("{tier}: {tokens}, {selected}").format(tier=spend.tier.value, tokens=tokens,
-                                                    selected=selected)
+        return _("{tier}: {tokens}, {selected} selected, {required} required").format(
+            tier=spend.tier.value, tokens=tokens, selected=format_count(spend.selected),
+            required=format_count(spend.required))
+    return _("{tier}: {tokens}, {selected} selected").format(
+        tier=spend.tier.value, tokens=tokens, selected=format_count(spend.selected))
 
 
 def _summary(b: Budget) -> str:

@@ -77,11 +77,11 @@ def test_the_context_pages_engine_sentences_are_czech(ws, kit, key):
                     "by kind:", "not a git checkout", "and not held"):
         assert english not in text, english
     # the budget picture's tooltips: Czech plural forms and grouping
-    assert re.search(r"<title>history: [\d\u00a0]+ tokenů, \d+ vybraných</title>",
-                     context_files(kit, key, answer)[1][1].decode("utf-8")) is None  # English here
     with i18n.using("cs"):
         svg = context_files(kit, key, answer)[1][1].decode("utf-8")
-    assert re.search(r"<title>history: [\d\u00a0]+ tokenů, \d+ vybraných</title>", svg)
+    assert re.search(r"<title>history: [\d\u00a0]+ tokenů, vybráno: \d+</title>", svg)
+    assert re.search(r"<title>governance: [\d\u00a0]+ tokenů, vybráno: \d+, z toho povinné: "
+                     r"\d+</title>", svg)
     assert "tokens," not in svg
 
 
@@ -104,8 +104,8 @@ def test_an_objects_standing_carries_its_phrase(ws, key):
                              for s in standings)
     budget = next(s for s in standings if s.word == "budget")
     with i18n.using("cs"):
-        assert i18n.speak(budget.phrase) == ("nevešla se do toho, co zbylo po položkách před "
-                                             "ní; součty ukazuje kontext")
+        assert i18n.speak(budget.phrase) == ("nevešlo se do toho, co zbylo po předchozích "
+                                             "položkách; součty ukazuje stránka kontextu")
 
 
 @pytest.fixture(scope="module")
@@ -124,7 +124,7 @@ def test_the_kind_page_is_czech(czech_site):
 
 def test_the_plan_says_why_an_issue_is_in_its_state_in_czech(czech_site):
     text = _text((czech_site / "plan.html").read_bytes())
-    assert "závisí na I0201, který je ve stavu ACTIVE" in text
+    assert "závisí na I0201, který je ve stavu PROBÍHÁ" in text
     assert "depends on" not in text and "completed at" not in text
     assert 'translate="no"><tspan' in (czech_site / "plan.html").read_text(encoding="utf-8")
 
