@@ -61,6 +61,9 @@ def test_a_budget_exclusion_is_said_in_czech_with_czech_numbers(ws, kit, key):
     assert f"už utraceno nebo rezervováno {used} z {limit}; rozpočet {needed} tokenů ho přivede " \
            "dovnitř" in text
     assert "already spent or reserved" not in text
+    # the group's heading and shared sentence write their numbers the Czech way too
+    assert re.search(r"\d+ položk\w* za \d{1,3}(\u00a0\d{3})+ tokenů", text)
+    assert not re.search(r"položk\w* za \d+,\d{3}", text)
     # the English page says the wire's sentence, byte for byte
     assert budget[0].detail in _page(kit, key, answer, "en")
 
