@@ -99,10 +99,11 @@ def plan_picture(nodes: Sequence[PictureNode], edges: Sequence[tuple[str, str]],
 
 
 def _picture_title(n_nodes: int, n_edges: int) -> str:
-    from ..i18n import ngettext
+    from ..i18n import format_count, ngettext
 
-    nodes = ngettext("{n} milestone", "{n} milestones", n_nodes).format(n=n_nodes)
-    arrows = ngettext("{n} dependency", "{n} dependencies", n_edges).format(n=n_edges)
+    nodes = ngettext("{n} milestone", "{n} milestones", n_nodes).format(n=format_count(n_nodes))
+    arrows = ngettext("{n} dependency", "{n} dependencies", n_edges).format(
+        n=format_count(n_edges))
     return f"{nodes}, {arrows}"
 
 
