@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from string import Formatter
 from typing import Callable, Union
 
-__all__ = ["Param", "Phrase", "say", "say_n", "placeholders"]
+__all__ = ["N_", "Param", "Phrase", "say", "say_n", "placeholders"]
 
 Param = Union[str, int, float, "Phrase"]
 
@@ -47,6 +47,12 @@ class Phrase:
         """The sentence with ``choose(self)`` as its template and each parameter written by
         ``param`` (how a language says numbers and nested phrases)."""
         return choose(self).format_map({k: param(v) for k, v in self.params})
+
+
+def N_(message: str) -> str:
+    """Mark ``message`` for the catalogue without translating it here (a fixed wording the
+    wire carries in English and a page shows translated)."""
+    return message
 
 
 def say(template: str, /, **params: Param) -> Phrase:

@@ -15,6 +15,7 @@ from .. import fields
 from ..diagnostics import Diagnostic
 from ..index import Index
 from ..layer.records import scalar_text
+from ..phrases import Phrase, say, say_n
 from .models import (
     SELECTOR_ORDER,
     TIER_ORDER,
@@ -29,8 +30,9 @@ from .models import (
     ExclusionReason,
     Tier,
     TierSpend,
+    said,
 )
-from .numbers import BYTES_PER_TOKEN, fmt_count, fmt_number, round3, tokens_for
+from .numbers import BYTES_PER_TOKEN, round3, tokens_for
 from .order import natural_key
 from .policy import EDGE_RULES, placement
 from .prepared import is_blocking_rule, is_stale
@@ -85,12 +87,12 @@ class _Budgeter:
         self.diagnostics: list[Diagnostic] = []
 
     def exclude(self, uri: str, kind: str | None, tier: Tier, reason: ExclusionReason,
-                detail: str, cost: int, relevance: float) -> None:
+                detail: Phrase, cost: int, relevance: float) -> None:
         # built from values this module made and typed (a large answer has ~900 of them):
         # no validation per row; the schema tests validate the wire form
-        self.excluded.append(Excluded.model_construct(
-            uri=uri, kind=kind, tier=tier, reason=reason, detail=detail, cost_tokens=cost,
-            relevance=round3(relevance)))
+        self.excluded.append(said(Excluded.model_construct(
+            uri=uri, kind=kind, tier=tier, reason=reason, detail=str(detail), cost_tokens=cost,
+            relevance=round3(relevance)), detail))
 
     # -- collapse ------------------------------------------------------------------------
 
@@ -104,9 +106,11 @@ class _Budgeter:
             n = len(cand.discoveries)
             if n >= 2:
                 labels = sorted({_label(d) for d in cand.discoveries.values()}, key=natural_key)
-                self.dedup.append(Deduplicated(
-                    kept=cand.uri, dropped=(), key="uri", paths=n,
-                    detail=f"one object reached by {n} discovery paths: {', '.join(labels)}"))
+                detail = say_n("one object reached by {n} discovery path: {paths}",
+                               "one object reached by {n} discovery paths: {paths}",
+                               n=n, paths=", ".join(labels))
+                self.dedup.append(said(Deduplicated(
+                    kept=cand.uri, dropped=(), key="uri", paths=n, detail=str(detail)), detail))
 
     def by_path(self) -> None:
         groups: dict[tuple[str, str], list[Candidate]] = {}
@@ -126,10 +130,14 @@ class _Budgeter:
             for loser in losers:
                 del self.cands[loser.uri]
             kinds = ", ".join(sorted(c.obj.kind for c in group))
-            self.dedup.append(Deduplicated(
+            detail = say_n("`{path}` is indexed under {n} identifier ({kinds}); the most "
+                           "specific kind, {kind}, is kept",
+                           "`{path}` is indexed under {n} identifiers ({kinds}); the most "
+                           "specific kind, {kind}, is kept",
+                           n=len(group), path=path, kinds=kinds, kind=kept.obj.kind)
+            self.dedup.append(said(Deduplicated(
                 kept=kept.uri, dropped=tuple(sorted(c.uri for c in losers)), key="path", paths=1,
-                detail=f"`{path}` is indexed under {len(group)} identifiers ({kinds}); the most "
-                f"specific kind, {kept.obj.kind}, is kept"))
+                detail=str(detail)), detail))
 
     def by_version(self) -> None:
         groups: dict[str, list[tuple[int, str]]] = {}
@@ -150,17 +158,27 @@ class _Budgeter:
             for _, uri in losers:
                 del self.cands[uri]
                 dropped.append(uri)
-                self.conflicts.append(Conflict(
-                    current=kept, against=uri, kind="version",
-                    detail=f"`{stem}` is in the answer at two versions; "
-                    + (f"`{kept}`, the one the request names, applies" if kept in self.seeds
-                       else f"the higher, `{kept}`, applies")))
-            self.dedup.append(Deduplicated(
+                clash = (say("`{stem}` is in the answer at two versions; `{kept}`, the one the "
+                             "request names, applies", stem=stem, kept=kept)
+                         if kept in self.seeds else
+                         say("`{stem}` is in the answer at two versions; the higher, `{kept}`, "
+                             "applies", stem=stem, kept=kept))
+                self.conflicts.append(said(Conflict(
+                    current=kept, against=uri, kind="version", detail=str(clash)), clash))
+            # the version is an identifier's part (``@12``), not a count to group
+            version = str(members[0][0])
+            if kept in self.seeds and members[0][0] != max(v for v, _ in members):
+                detail = say_n("`{stem}` at {n} version; the one the request names, @{version}, "
+                               "is in the answer",
+                               "`{stem}` at {n} versions; the one the request names, @{version}, "
+                               "is in the answer", n=len(members), stem=stem, version=version)
+            else:
+                detail = say_n("`{stem}` at {n} version; the newest, @{version}, is in the answer",
+                               "`{stem}` at {n} versions; the newest, @{version}, is in the answer",
+                               n=len(members), stem=stem, version=version)
+            self.dedup.append(said(Deduplicated(
                 kept=kept, dropped=tuple(sorted(dropped)), key="identity", paths=1,
-                detail=f"`{stem}` at {len(members)} versions; "
-                + (f"the one the request names, @{members[0][0]}, is in the answer"
-                   if kept in self.seeds and members[0][0] != max(v for v, _ in members)
-                   else f"the newest, @{members[0][0]}, is in the answer")))
+                detail=str(detail)), detail))
 
     def supersedes(self) -> None:
         for later_uri in sorted(self.cands):
@@ -171,10 +189,10 @@ class _Budgeter:
                 cand = self.cands.get(earlier)
                 if cand is None or earlier in self.seeds or later_uri not in self.cands:
                     continue
-                detail = (f"`{later_uri}` stands in for `{earlier}` (it declares `supersedes`); "
-                          "the later decision holds")
-                self.conflicts.append(Conflict(current=later_uri, against=earlier,
-                                               kind="supersedes", detail=detail))
+                detail = say("`{later}` stands in for `{earlier}` (it declares `supersedes`); "
+                             "the later decision holds", later=later_uri, earlier=earlier)
+                self.conflicts.append(said(Conflict(current=later_uri, against=earlier,
+                                                    kind="supersedes", detail=str(detail)), detail))
                 del self.cands[earlier]
                 self.exclude(earlier, cand.obj.kind, cand.tier, ExclusionReason.superseded,
                              detail, _cost(cand.obj), cand.relevance)
@@ -188,13 +206,15 @@ class _Budgeter:
             if uri in self.seeds:
                 self.diagnostics.append(Diagnostic(
                     severity="warning", code="stale_seed", path=cand.obj.provenance.path,
-                    message=f"`{uri}` is marked `{status}` and was kept because the request "
-                    "names it; check that it is still the thing to work from"))
+                    message=say("`{uri}` is marked `{status}` and was kept because the request "
+                                "names it; check that it is still the thing to work from",
+                                uri=uri, status=str(status))))
                 continue
             del self.cands[uri]
             self.exclude(uri, cand.obj.kind, cand.tier, ExclusionReason.stale,
-                         f"the object declares status `{status}`, so it is not the current "
-                         "thing; a seed naming it would keep it", _cost(cand.obj), cand.relevance)
+                         say("the object declares status `{status}`, so it is not the current "
+                             "thing; a seed naming it would keep it", status=str(status)),
+                         _cost(cand.obj), cand.relevance)
 
     def unresolved(self) -> None:
         rows: dict[str, list] = {}
@@ -206,18 +226,27 @@ class _Budgeter:
             cand, item = found[0]
             weight = EDGE_RULES[_edge_of(item.field, cand.obj.kind)].forward if _edge_of(
                 item.field, cand.obj.kind) in EDGE_RULES else 1.0
-            others = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
-            detail = (f"named by {item.declared_in} under `{item.field}`{others} and not held: "
-                      f"{item.correction}")
-            self.excluded.append(Excluded(
+            correction = _correction(item)
+            if len(found) > 1:
+                detail = say_n("named by {path} under `{field}` (and {n} more) and not held: "
+                               "{correction}",
+                               "named by {path} under `{field}` (and {n} more) and not held: "
+                               "{correction}", n=len(found) - 1, path=item.declared_in,
+                               field=item.field, correction=correction)
+            else:
+                detail = say("named by {path} under `{field}` and not held: {correction}",
+                             path=item.declared_in, field=item.field, correction=correction)
+            self.excluded.append(said(Excluded(
                 uri=name, kind=None, tier=placement(name, item.target_kind, self.sel.plan).tier,
                 reason=ExclusionReason.unresolved,
-                detail=detail, cost_tokens=0, relevance=round3(cand.relevance * weight)))
+                detail=str(detail), cost_tokens=0, relevance=round3(cand.relevance * weight)),
+                detail))
             for cand_i, item_i in found:
                 self.diagnostics.append(Diagnostic(
                     severity="warning", code="unresolved_reference", path=item_i.declared_in,
                     line=item_i.line,
-                    message=f"`{item_i.reference}` is named and not held: {item_i.correction}"))
+                    message=say("`{reference}` is named and not held: {correction}",
+                                reference=item_i.reference, correction=_correction(item_i))))
 
     # -- spend ---------------------------------------------------------------------------
 
@@ -285,15 +314,18 @@ class _Budgeter:
         depth = self.req.request.max_depth
         for uri, missed in sorted(self.sel.below_floor.items()):
             self.exclude(uri, missed.obj.kind, missed.tier, ExclusionReason.relevance,
-                         f"reached {missed.how} at relevance {_shown_relevance(missed.relevance, floor)}, "
-                         f"below the floor {fmt_number(floor)}; a floor of "
-                         f"{fmt_number(_floor_to_include(missed.relevance))} brings it in",
+                         say("reached {how} at relevance {relevance}, below the floor {floor}; "
+                             "a floor of {to_include} brings it in", how=missed.how,
+                             relevance=_shown_relevance(missed.relevance, floor),
+                             floor=float(floor), to_include=_floor_to_include(missed.relevance)),
                          _cost(missed.obj), missed.relevance)
         for uri, missed in sorted(self.sel.beyond_depth.items()):
             self.exclude(uri, missed.obj.kind, missed.tier, ExclusionReason.depth,
-                         f"{missed.depth} hop{'s' if missed.depth != 1 else ''} from a seed "
-                         f"({missed.how}), one beyond max_depth "
-                         f"{depth}; a max_depth of {missed.depth} brings it in",
+                         say_n("{n} hop from a seed ({how}), one beyond max_depth {max_depth}; "
+                               "a max_depth of {n} brings it in",
+                               "{n} hops from a seed ({how}), one beyond max_depth {max_depth}; "
+                               "a max_depth of {n} brings it in",
+                               n=missed.depth, how=missed.how, max_depth=depth),
                          _cost(missed.obj), missed.relevance)
 
     def commits(self, selected: list[ContextEntry]) -> tuple[CommitReference, ...]:
@@ -309,19 +341,38 @@ class _Budgeter:
 
 
 def budget_detail(used: int, limit: int, needed: int, sure: bool, low: int,
-                  past_allowance: bool) -> str:
+                  past_allowance: bool) -> Phrase:
     """What is particular to one refusal for budget: the pot when it was refused and the
     budget that brings it back (its cost, the limit's meaning and the first-fit rule are
     the row's and the answer's own; the site says them once per group). A budget found
-    without settling the least one says the bound below which none can, and why."""
-    spent = f"{fmt_count(used)} of {fmt_count(limit)} already spent or reserved"
-    bring = f"a budget of {fmt_count(needed)} tokens brings it in"
+    without settling the least one says the bound below which none can, and why.
+
+    One whole sentence per case, so a translation can order each its own way; the count
+    is the budget's tokens (English says "tokens" either way, as it always did)."""
     if sure:
-        return f"{spent}; {bring}"
+        return say_n("{used} of {limit} already spent or reserved; a budget of {n} tokens "
+                     "brings it in",
+                     "{used} of {limit} already spent or reserved; a budget of {n} tokens "
+                     "brings it in", n=needed, used=used, limit=limit)
     if past_allowance:  # the allowance, stated where it changes the answer
-        return (f"{spent}; {bring} (none below {fmt_count(low)} can; not searched past "
-                f"{fmt_count(_refits_module.MAX_REFIT_SEARCHES)} refusals)")
-    return f"{spent}; {bring} (none below {fmt_count(low)} can)"
+        return say_n("{used} of {limit} already spent or reserved; a budget of {n} tokens "
+                     "brings it in (none below {low} can; not searched past {searches} "
+                     "refusals)",
+                     "{used} of {limit} already spent or reserved; a budget of {n} tokens "
+                     "brings it in (none below {low} can; not searched past {searches} "
+                     "refusals)", n=needed, used=used, limit=limit, low=low,
+                     searches=_refits_module.MAX_REFIT_SEARCHES)
+    return say_n("{used} of {limit} already spent or reserved; a budget of {n} tokens brings "
+                 "it in (none below {low} can)",
+                 "{used} of {limit} already spent or reserved; a budget of {n} tokens brings "
+                 "it in (none below {low} can)", n=needed, used=used, limit=limit, low=low)
+
+
+def _correction(item) -> Phrase | str:
+    """What an unresolved reference's fix says: the index's sentence, as the phrase the
+    index keeps (``Unresolved.said``, the loader's branch), else its English text."""
+    said_fix = getattr(item, "said", None)
+    return said_fix if isinstance(said_fix, Phrase) else item.correction
 
 
 def _edge_of(field: str, kind: str) -> str:
@@ -333,13 +384,13 @@ def _edge_of(field: str, kind: str) -> str:
     return ""
 
 
-def _shown_relevance(relevance: float, floor: float) -> str:
+def _shown_relevance(relevance: float, floor: float) -> float:
     """The relevance for a sentence that says it is below the floor: 3 decimals, or more
     when 3 would round it up to the floor and make the sentence contradict itself."""
     rounded = round3(relevance)
     if rounded < floor:
-        return fmt_number(rounded)
-    return fmt_number(round(relevance, 6))
+        return rounded
+    return round(relevance, 6)
 
 
 def _floor_to_include(relevance: float) -> float:

@@ -9,11 +9,12 @@ when empty. ``Tier`` is declared in spend order and that order is load-bearing.
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, model_serializer
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_serializer
 
 from ..diagnostics import Diagnostic
+from ..phrases import Phrase
 from .numbers import BYTES_PER_TOKEN
 
 __all__ = [
@@ -41,6 +42,8 @@ __all__ = [
     "CompiledContext",
     "Explanation",
     "WireModel",
+    "Said",
+    "said",
 ]
 
 
@@ -51,6 +54,30 @@ class WireModel(BaseModel):
 
     def wire(self) -> dict[str, Any]:
         return self.model_dump(mode="json", exclude_none=True, by_alias=True)
+
+
+class Said(WireModel):
+    """A wire model whose sentence (``detail``, a discovery's ``reason``) is also kept as the
+    :class:`~generator.phrases.Phrase` it was made from, so a page can say it in its
+    reader's language. The phrase is a private attribute: never serialised, kept by
+    pickling (the build's workers) and ``model_copy``, and part of equality (phrases compare
+    by value). A model read back from JSON has none; a page that needs it must not get
+    such a model (it would have to show English)."""
+
+    _phrase: Phrase | None = PrivateAttr(default=None)
+
+    @property
+    def phrase(self) -> Phrase | None:
+        return self._phrase
+
+
+_M = TypeVar("_M", bound=Said)
+
+
+def said(model: _M, phrase: Phrase) -> _M:
+    """``model`` carrying ``phrase``, the sentence its text was made from."""
+    model._phrase = phrase
+    return model
 
 
 class Tier(StrEnum):
@@ -122,7 +149,7 @@ class Standing(StrEnum):
     unknown = "unknown"
 
 
-class Discovery(WireModel):
+class Discovery(Said):
     selector: Selector
     reason: str
     via: str | None = None
@@ -165,7 +192,7 @@ class ContextEntry(WireModel):
         return data
 
 
-class Excluded(WireModel):
+class Excluded(Said):
     uri: str
     kind: str | None = None
     tier: Tier
@@ -175,7 +202,7 @@ class Excluded(WireModel):
     relevance: float
 
 
-class Deduplicated(WireModel):
+class Deduplicated(Said):
     kept: str
     dropped: tuple[str, ...]
     key: str
@@ -183,7 +210,7 @@ class Deduplicated(WireModel):
     paths: int = Field(ge=0)
 
 
-class Conflict(WireModel):
+class Conflict(Said):
     current: str
     against: str
     kind: str
@@ -290,7 +317,7 @@ class CompiledContext(WireModel):
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
 
 
-class Explanation(WireModel):
+class Explanation(Said):
     """Why one identifier is, or is not, in a compiled context."""
 
     uri: str

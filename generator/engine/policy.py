@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable
 
+from ..phrases import Phrase, say
 from .models import Tier
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -40,6 +41,12 @@ __all__ = [
     "placements_of",
     "FIXED_RELEVANCE",
 ]
+
+def N_(message: str) -> str:
+    """Mark ``message`` for the catalogue (``make messages``): a sentence this table holds and
+    a page says in its reader's language."""
+    return message
+
 
 DEFAULT_BUDGET_TOKENS = 24_000
 DEFAULT_MAX_DEPTH = 3
@@ -80,23 +87,23 @@ class EdgeRule:
 EDGE_RULES: dict[str, EdgeRule] = {
     r.edge: r
     for r in (
-        EdgeRule("belongs_to", 0.95, 0.45, "the milestone it belongs to",
-                 "another issue of the same milestone"),
-        EdgeRule("depends_on", 0.9, 0.6, "a dependency it declares",
-                 "declares a dependency on it"),
-        EdgeRule("governed_by", 0.9, 0.5, "governs it", "governed by it"),
-        EdgeRule("put_in_force", 0.8, 0.85, "put in force by it",
-                 "the decision that put it in force"),
-        EdgeRule("supersedes", 0.7, 0.7, "superseded by it", "supersedes it"),
-        EdgeRule("tracks", 0.7, 0.9, "a file its contract tracks", "the contract that tracks it"),
-        EdgeRule("implemented_by", 0.85, 0.85, "implements it", "the claim it implements"),
-        EdgeRule("tested_by", 0.85, 0.85, "the case that proves it", "the claim it proves"),
-        EdgeRule("defined_in", 0.8, 0.8, "where it is defined", "a claim defined in it"),
-        EdgeRule("exercises", 0.6, 0.7, "exercised by it", "a scenario that exercises it"),
-        EdgeRule("evidences", 0.6, 0.6, "evidence it names", "names it as evidence"),
-        EdgeRule("runs", 0.6, 0.5, "a command it runs", "a scenario that runs it"),
-        EdgeRule("related_to", 0.7, 0.7, "named as related by it", "names it as related"),
-        EdgeRule("serves", 0.5, 0.4, "served by it", "serves it"),
+        EdgeRule("belongs_to", 0.95, 0.45, N_("the milestone it belongs to"),
+                 N_("another issue of the same milestone")),
+        EdgeRule("depends_on", 0.9, 0.6, N_("a dependency it declares"),
+                 N_("declares a dependency on it")),
+        EdgeRule("governed_by", 0.9, 0.5, N_("governs it"), N_("governed by it")),
+        EdgeRule("put_in_force", 0.8, 0.85, N_("put in force by it"),
+                 N_("the decision that put it in force")),
+        EdgeRule("supersedes", 0.7, 0.7, N_("superseded by it"), N_("supersedes it")),
+        EdgeRule("tracks", 0.7, 0.9, N_("a file its contract tracks"), N_("the contract that tracks it")),
+        EdgeRule("implemented_by", 0.85, 0.85, N_("implements it"), N_("the claim it implements")),
+        EdgeRule("tested_by", 0.85, 0.85, N_("the case that proves it"), N_("the claim it proves")),
+        EdgeRule("defined_in", 0.8, 0.8, N_("where it is defined"), N_("a claim defined in it")),
+        EdgeRule("exercises", 0.6, 0.7, N_("exercised by it"), N_("a scenario that exercises it")),
+        EdgeRule("evidences", 0.6, 0.6, N_("evidence it names"), N_("names it as evidence")),
+        EdgeRule("runs", 0.6, 0.5, N_("a command it runs"), N_("a scenario that runs it")),
+        EdgeRule("related_to", 0.7, 0.7, N_("named as related by it"), N_("names it as related")),
+        EdgeRule("serves", 0.5, 0.4, N_("served by it"), N_("serves it")),
     )
 }
 
@@ -131,19 +138,24 @@ def tier_for_kind(kind: str | None) -> Tier:
 
 # -- placement: which rule put an entry in its tier ----------------------------------------
 
-RULE_SEED = "seed"
-RULE_SEED_MILESTONE = "milestone of the seed issue"
-RULE_BLOCKER = "blocker of the seed issue"
-RULE_MILESTONE_ISSUE = "issue of the seed milestone"
-RULE_OTHER_PLAN = "other plan object: supporting evidence"
+RULE_SEED = N_("seed")
+RULE_SEED_MILESTONE = N_("milestone of the seed issue")
+RULE_BLOCKER = N_("blocker of the seed issue")
+RULE_MILESTONE_ISSUE = N_("issue of the seed milestone")
+RULE_OTHER_PLAN = N_("other plan object: supporting evidence")
 
 
 @dataclass(frozen=True)
 class Placement:
-    """An entry's tier and the rule that placed it there, in words for the explain page."""
+    """An entry's tier and the rule that placed it there, in words for the explain page
+    (``rule``; ``phrase``, the same sentence for a page to say in its reader's language)."""
 
     tier: Tier
-    rule: str
+    phrase: Phrase
+
+    @property
+    def rule(self) -> str:
+        return str(self.phrase)
 
 
 @dataclass(frozen=True)
@@ -199,14 +211,20 @@ def placement(uri: str, kind: str | None, plan: TaskPlan) -> Placement:
     governance, session records → knowledge) agrees with its kinds' row here, so one
     function names the rule of every entry, selected or excluded."""
     if uri in plan.seeds:
-        return Placement(Tier.task, RULE_SEED)
+        return Placement(Tier.task, _RULE_PHRASES[RULE_SEED])
     rule = plan.follows.get(uri)
     if rule is not None:
-        return Placement(Tier.task, rule)
+        return Placement(Tier.task, _RULE_PHRASES[rule])
     if kind in PLAN_KINDS:
-        return Placement(Tier.history, RULE_OTHER_PLAN)
+        return Placement(Tier.history, _RULE_PHRASES[RULE_OTHER_PLAN])
     tier = tier_for_kind(kind)
-    return Placement(tier, f"by kind: {kind or 'unknown'} → {tier.value}")
+    if kind:
+        return Placement(tier, say("by kind: {kind} → {tier}", kind=kind, tier=tier.value))
+    return Placement(tier, say("by kind: unknown → {tier}", tier=tier.value))
+
+
+_RULE_PHRASES = {rule: Phrase(rule) for rule in (
+    RULE_SEED, RULE_SEED_MILESTONE, RULE_BLOCKER, RULE_MILESTONE_ISSUE, RULE_OTHER_PLAN)}
 
 
 def _kind_of_uri(uri: str) -> str | None:

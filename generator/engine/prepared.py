@@ -13,6 +13,7 @@ from .. import fields
 from ..index import Index
 from ..model import LayerObject
 from ..paths import is_within
+from ..phrases import Phrase
 from .lru import LRU
 from .policy import EDGE_RULES, STALE_STATUSES
 
@@ -27,6 +28,8 @@ class Step:
     edge: str
     weight: float
     reason: str
+    #: the reason as a phrase (made once per rule, not per step of every walk)
+    phrase: Phrase
 
 
 @dataclass(frozen=True)
@@ -72,6 +75,17 @@ class Prepared:
         return counts
 
 
+_REASON_PHRASES: dict[str, Phrase] = {}
+
+
+def _reason_phrase(reason: str) -> Phrase:
+    """An edge rule's reason (marked in :data:`.policy.EDGE_RULES`) as a phrase, one per rule."""
+    phrase = _REASON_PHRASES.get(reason)
+    if phrase is None:
+        phrase = _REASON_PHRASES[reason] = Phrase(reason)
+    return phrase
+
+
 def _build(index: Index) -> Prepared:
     prep = Prepared()
     steps: dict[str, list[Step]] = {}
@@ -80,9 +94,11 @@ def _build(index: Index) -> Prepared:
         if rule is None:
             continue
         steps.setdefault(edge.source, []).append(
-            Step(edge.target, edge.kind, rule.forward, rule.forward_reason))
+            Step(edge.target, edge.kind, rule.forward, rule.forward_reason,
+                 _reason_phrase(rule.forward_reason)))
         steps.setdefault(edge.target, []).append(
-            Step(edge.source, edge.kind, rule.reverse, rule.reverse_reason))
+            Step(edge.source, edge.kind, rule.reverse, rule.reverse_reason,
+                 _reason_phrase(rule.reverse_reason)))
     prep.steps = {uri: tuple(sorted(s, key=lambda x: (x.target, x.edge, -x.weight)))
                   for uri, s in steps.items()}
 

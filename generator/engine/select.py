@@ -15,7 +15,8 @@ from .. import fields
 from ..index import Index
 from ..model import LayerObject
 from ..paths import is_within
-from .models import Discovery, Selector, Tier
+from ..phrases import Phrase, say, say_n
+from .models import Discovery, Selector, Tier, said
 from .policy import FIXED_RELEVANCE, INTENT_CEILING, TaskPlan, placement, task_plan
 from .prepared import Prepared, is_blocking_rule, is_stale, prepared
 from .request import ResolvedRequest
@@ -46,7 +47,7 @@ class Missed:
     depth: int
     tier: Tier
     via: str | None
-    how: str  # words for the detail: "along depends_on from I0001", "by the intent", ...
+    how: Phrase  # words for the detail: "along depends_on from I0001", "by the intent", ...
 
 
 @dataclass
@@ -92,7 +93,7 @@ class _Selector:
     # -- offering --------------------------------------------------------------------
 
     def offer(self, obj: LayerObject, relevance: float, depth: int, tier: Tier,
-              discovery: Discovery, how: str, *, required: bool = False) -> bool:
+              discovery: Discovery, how: Phrase, *, required: bool = False) -> bool:
         """Add or merge a candidate; below the floor it is only recorded. True if offered."""
         is_seed = obj.uri in self.req.object_seeds
         keep_anyway = required or is_seed or (is_blocking_rule(obj) and not is_stale(obj))
@@ -123,9 +124,10 @@ class _Selector:
     def seeds(self) -> None:
         for uri in self.req.object_seeds:
             obj = self.index.objects[uri]
+            named = say("named in the request")
             self.offer(obj, FIXED_RELEVANCE["seed"], 0, Tier.task,
-                       Discovery(selector=Selector.seed, reason="named in the request", depth=0,
-                                 confidence=1.0, weight=1.0), "named in the request")
+                       said(Discovery(selector=Selector.seed, reason=str(named), depth=0,
+                                      confidence=1.0, weight=1.0), named), named)
 
     def walk(self) -> dict[str, Missed]:
         """Best-path walk in layers: relevance is the best product of edge weights over walks
@@ -147,10 +149,10 @@ class _Selector:
                     r = r_u * step.weight
                     offered = self.offer(
                         obj, r, layer, self.tier_of(obj),
-                        Discovery(selector=Selector.relation, reason=step.reason, via=u,
-                                  edge=step.edge, depth=layer, confidence=1.0,
-                                  weight=step.weight),
-                        f"along `{step.edge}` from {u}")
+                        said(Discovery(selector=Selector.relation, reason=step.reason, via=u,
+                                       edge=step.edge, depth=layer, confidence=1.0,
+                                       weight=step.weight), step.phrase),
+                        _along(step.edge, u))
                     if offered and not below_floor(r, self.floor) and r > best.get(v, -1.0):
                         best[v] = r
                         improved[v] = max(improved.get(v, 0.0), r)
@@ -174,7 +176,7 @@ class _Selector:
                     old = beyond.get(v)
                     if old is None or r > old.relevance:
                         beyond[v] = Missed(obj, r, max_depth + 1, self.tier_of(obj), u,
-                                           f"along `{step.edge}` from {u}")
+                                           _along(step.edge, u))
         return beyond
 
     def effective_scope(self) -> tuple[str, ...]:
@@ -190,39 +192,45 @@ class _Selector:
         for path in scope:
             for obj in self.index.under(path):
                 if obj.kind in ("implementation", "test"):
+                    why = say("it lies under `{path}`, a path the work declares as its scope",
+                              path=path)
                     self.offer(obj, rel_scope, 1, Tier.source,
-                               Discovery(selector=Selector.scope_path,
-                                         reason=f"it lies under `{path}`, a path the work "
-                                         "declares as its scope",
-                                         via=path, depth=1, confidence=1.0, weight=rel_scope),
-                               f"under the scope path `{path}`")
+                               said(Discovery(selector=Selector.scope_path, reason=str(why),
+                                              via=path, depth=1, confidence=1.0,
+                                              weight=rel_scope), why),
+                               say("under the scope path `{path}`", path=path))
             for contract in self.prep.contracts:
                 why = _contract_reaches(contract, path)
                 if why is None:
                     continue
                 self.offer(contract.obj, rel_contract, 1, Tier.governance,
-                           Discovery(selector=Selector.contract, reason=why, via=path, depth=1,
-                                     confidence=1.0, weight=rel_contract),
-                           f"as the contract reaching `{path}`")
+                           said(Discovery(selector=Selector.contract, reason=str(why), via=path,
+                                          depth=1, confidence=1.0, weight=rel_contract), why),
+                           say("as the contract reaching `{path}`", path=path))
 
     def governance(self) -> None:
         for obj in self.prep.governance:
             word = "policy" if obj.kind == "policy" else "scope"
+            if word == "policy":
+                why = say("the repository's policy, applied to all work")
+                how = say("as the repository's policy")
+            else:
+                why = say("the repository's scope, applied to all work")
+                how = say("as the repository's scope")
             self.offer(obj, FIXED_RELEVANCE[word], 0, Tier.governance,
-                       Discovery(selector=Selector.governance,
-                                 reason=f"the repository's {word}, applied to all work",
-                                 depth=0, confidence=1.0, weight=1.0),
-                       f"as the repository's {word}", required=True)
+                       said(Discovery(selector=Selector.governance, reason=str(why),
+                                      depth=0, confidence=1.0, weight=1.0), why),
+                       how, required=True)
         if self.req.request.all_blocking_rules:
             rel = FIXED_RELEVANCE["blocking_rule"]
             for obj in self.prep.blocking_rules:
                 # A deprecated blocking rule is offered too: the stale stage then excludes it
                 # with its reason, rather than it vanishing without a word.
+                why = say("a blocking rule; the request asked for all of them")
                 self.offer(obj, rel, 0, Tier.governance,
-                           Discovery(selector=Selector.governance,
-                                     reason="a blocking rule; the request asked for all of them",
-                                     depth=0, confidence=1.0, weight=rel),
-                           "as a blocking rule", required=True)
+                           said(Discovery(selector=Selector.governance, reason=str(why),
+                                          depth=0, confidence=1.0, weight=rel), why),
+                           say("as a blocking rule"), required=True)
 
     def sessions(self, scope: tuple[str, ...]) -> None:
         touched: dict[str, int] = {}
@@ -239,15 +247,17 @@ class _Selector:
             n = touched.get(uri, 0)
             if n:
                 rel = FIXED_RELEVANCE["session_scope"]
-                reason = (f"a recorded session that changed {n} file{'' if n == 1 else 's'} under the "
-                          "declared scope")
+                reason = say_n("a recorded session that changed {n} file under the declared scope",
+                               "a recorded session that changed {n} files under the declared "
+                               "scope", n=n)
             else:
                 rel = FIXED_RELEVANCE["session_branch"]
-                reason = f"a recorded session of this branch, `{self.branch}`"
+                reason = say("a recorded session of this branch, `{branch}`",
+                             branch=str(self.branch))
             self.offer(obj, rel, 1, Tier.knowledge,
-                       Discovery(selector=Selector.session_state, reason=reason, depth=1,
-                                 confidence=1.0, weight=rel),
-                       "as a session record")
+                       said(Discovery(selector=Selector.session_state, reason=str(reason),
+                                      depth=1, confidence=1.0, weight=rel), reason),
+                       say("as a session record"))
 
     def intent(self) -> None:
         terms = self.req.terms
@@ -264,27 +274,40 @@ class _Selector:
             # an intent match carries a confidence below one (the `intent` field's contract),
             # the same 0.6 × share it contributes to relevance (as the schema's examples show).
             obj = objects[uri]
+            why = say("the intent's words {words} occur in its own title, description, "
+                      "identity or tags", words=", ".join(hits))
             self.offer(obj, rel, 1, self.tier_of(obj),
-                       Discovery(selector=Selector.intent_match,
-                                 reason=f"the intent's words {', '.join(hits)} occur in its own "
-                                 "title, description, identity or tags",
-                                 depth=1, confidence=rel, weight=rel),
-                       f"by the intent ({len(hits)} of {len(terms)} terms)")
+                       said(Discovery(selector=Selector.intent_match, reason=str(why),
+                                      depth=1, confidence=rel, weight=rel), why),
+                       say("by the intent ({hits} of {n} terms)", hits=len(hits), n=len(terms)))
 
 
-def _contract_reaches(c, path: str) -> str | None:
+#: "along `depends_on` from I0001": the same few words for every step of every walk, so
+#: the phrase is made without :func:`say`'s check of its template (done once, here).
+_ALONG = say("along `{edge}` from {uri}", edge="e", uri="u").template
+
+
+def _along(edge: str, uri: str) -> Phrase:
+    return Phrase(_ALONG, (("edge", edge), ("uri", uri)))
+
+
+def _contract_reaches(c, path: str) -> Phrase | None:
     directory = "" if c.directory == "." else c.directory
     if c.mode == "subtree" and is_within(path, directory):
-        return f"the directory contract of `{c.directory}` covers its whole subtree, which holds `{path}`"
+        return say("the directory contract of `{directory}` covers its whole subtree, which "
+                   "holds `{path}`", directory=c.directory, path=path)
     if c.mode == "directory" and path == (directory or "."):
-        return f"the directory contract of `{c.directory}`, the directory `{path}` names"
+        return say("the directory contract of `{directory}`, the directory `{path}` names",
+                   directory=c.directory, path=path)
     if c.mode == "explicit":
         for p in c.paths:
             if is_within(path, p):
-                return f"the contract lists `{p}`, which holds `{path}`"
+                return say("the contract lists `{listed}`, which holds `{path}`", listed=p,
+                           path=path)
     for t in c.tracks:
         if is_within(path, t) or t.startswith(path + "/"):
-            return f"the contract tracks `{t}`, which overlaps `{path}`"
+            return say("the contract tracks `{tracked}`, which overlaps `{path}`", tracked=t,
+                       path=path)
     return None
 
 

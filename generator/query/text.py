@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from ..errors import RequestError
 from ..index import Index
 from ..model import LayerObject
+from ..phrases import N_
 from .models import Hit, Trace
 from .terms import MAX_VALUE_CHARS, fold, is_blank, query_terms
 
@@ -47,10 +48,11 @@ SUMMARY_MAX_CHARS = 120
 DEFAULT_LIMIT = 20
 MAX_LIMIT = 100
 
+#: The trace's order_by rules, English on the wire; the search page shows them translated.
 TEXT_ORDER_BY: tuple[str, ...] = (
-    "score desc: id match ×4 + title ×3 + summary ×1 per matched term",
-    "kind asc",
-    "uri asc",
+    N_("score desc: id match ×4 + title ×3 + summary ×1 per matched term"),
+    N_("kind asc"),
+    N_("uri asc"),
 )
 
 

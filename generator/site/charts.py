@@ -7,8 +7,13 @@ width of 100%), so it never makes a page scroll sideways.
 
 from __future__ import annotations
 
+from functools import cache
 from html import escape
 from typing import Sequence
+
+from babel import Locale
+
+from . import i18n
 
 __all__ = ["bar_chart", "fmt_figure"]
 
@@ -24,15 +29,29 @@ LABEL_CHARS = 38
 
 def fmt_figure(value: float) -> str:
     """A measured figure as the tables and charts show it: three significant digits or
-    whole numbers with thousands separated (``0.027``, ``3.95``, ``41.2``, ``1,204``)."""
+    whole numbers with thousands separated (``0.027``, ``3.95``, ``41.2``, ``1,204``), with
+    the page's language's decimal sign and grouping (Czech ``0,027``, ``1 204``)."""
     size = abs(value)
     if size >= 100:
-        return f"{value:,.0f}"
-    if size >= 10:
-        return f"{value:.1f}"
-    if size >= 1:
-        return f"{value:.2f}"
-    return f"{value:.3f}"
+        text = f"{value:,.0f}"
+    elif size >= 10:
+        text = f"{value:.1f}"
+    elif size >= 1:
+        text = f"{value:.2f}"
+    else:
+        text = f"{value:.3f}"
+    code = i18n.language()
+    if code == i18n.DEFAULT_LANGUAGE:
+        return text
+    group, decimal = _symbols(code)
+    return text.replace(",", "\0").replace(".", decimal).replace("\0", group)
+
+
+@cache
+def _symbols(code: str) -> tuple[str, str]:
+    """The language's group and decimal signs (Czech: a non-breaking space and a comma)."""
+    symbols = Locale.parse(code).number_symbols["latn"]
+    return symbols["group"], symbols["decimal"]
 
 
 def bar_chart(bars: Sequence[tuple[str, float]], unit: str, title: str) -> str:

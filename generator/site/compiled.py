@@ -6,6 +6,7 @@ answer of a large layer does not fit in memory)."""
 from __future__ import annotations
 
 import hashlib
+import pickle
 import sys
 import time
 import zlib
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ..engine.compile import GitInfo, compile_context, compile_with_reach
-from ..engine.models import CompiledContext, CompileInput
+from ..engine.models import CompiledContext, CompileInput, said
 from ..engine.reach import Reach
 from .contexts import AnswerDigest, ContextKey, ObjectStanding, excluded_uris, standings_of
 from .pages.context import context_files, pack_files, pack_paths
@@ -45,6 +46,9 @@ class ContextRecord:
     #: The paths whose bytes its pack carries (kept by serve: an edit to one makes the
     #: pack again).
     pack_paths: frozenset[str] = frozenset()
+    #: The answer's sentences as phrases (not in its JSON), compressed: a page made again
+    #: from the JSON says them in its reader's language; kept by serve.
+    phrases: bytes | None = None
 
     def kept(self) -> "ContextRecord":
         """What a build keeps between builds: neither the files (written) nor the
@@ -53,7 +57,7 @@ class ContextRecord:
         # serve keeps 10,400 records of ~50 paths each on a large layer
         paths = frozenset(sys.intern(p) for p in self.pack_paths)
         return ContextRecord([], self.counts, {}, self.excluded, self.reach, self.digest,
-                             self.blob, self.seconds, paths)
+                             self.blob, self.seconds, paths, self.phrases)
 
 
 def json_digest(data: bytes, fingerprint: str) -> bytes:
@@ -63,11 +67,38 @@ def json_digest(data: bytes, fingerprint: str) -> bytes:
 def answer_of(record: ContextRecord, fingerprint: str) -> CompiledContext:
     """The answer a record was made from, under the current fingerprint (its other values
     are unchanged: the context was not affected since)."""
-    assert record.blob is not None, "the record keeps no JSON"
+    assert record.blob is not None and record.phrases is not None, "the record keeps no JSON"
     answer = CompiledContext.model_validate_json(zlib.decompress(record.blob))
+    _attach(answer, pickle.loads(zlib.decompress(record.phrases)))
     if answer.fingerprint != fingerprint:
         answer = answer.model_copy(update={"fingerprint": fingerprint})
     return answer
+
+
+def phrases_of(answer: CompiledContext) -> tuple:
+    """Every phrase an answer's rows carry, in the answer's order (what its JSON lacks)."""
+    return (tuple(x.phrase for x in answer.excluded),
+            tuple(d.phrase for d in answer.deduplicated),
+            tuple(c.phrase for c in answer.conflicts),
+            tuple(tuple(d.phrase for d in e.discovered_by) for e in answer.selected),
+            tuple(d.phrase for d in answer.diagnostics))
+
+
+def _attach(answer: CompiledContext, phrases: tuple) -> None:
+    """Give the rows of an answer read back from JSON the phrases :func:`phrases_of` kept."""
+    excluded, dedup, conflicts, discoveries, diagnostics = phrases
+    for rows, said_rows in ((answer.excluded, excluded), (answer.deduplicated, dedup),
+                            (answer.conflicts, conflicts)):
+        for row, phrase in zip(rows, said_rows, strict=True):
+            if phrase is not None:
+                said(row, phrase)
+    for entry, said_paths in zip(answer.selected, discoveries, strict=True):
+        for d, phrase in zip(entry.discovered_by, said_paths, strict=True):
+            if phrase is not None:
+                said(d, phrase)
+    for d, phrase in zip(answer.diagnostics, diagnostics, strict=True):
+        if phrase is not None:
+            d._phrase = phrase  # the Diagnostic's own private attribute (diagnostics.py)
 
 
 def context_job(kit: PageKit, git: GitInfo, *, keep_json: bool) -> Callable[[ContextKey], ContextRecord]:
@@ -92,6 +123,8 @@ def context_job(kit: PageKit, git: GitInfo, *, keep_json: bool) -> Callable[[Con
             excluded=tuple(excluded_uris(answer)), reach=reach,
             digest=json_digest(json_bytes, answer.fingerprint) if keep_json else b"",
             blob=zlib.compress(json_bytes, 1) if keep_json else None, seconds=seconds,
-            pack_paths=pack_paths(answer) if keep_json else frozenset())
+            pack_paths=pack_paths(answer) if keep_json else frozenset(),
+            phrases=zlib.compress(pickle.dumps(phrases_of(answer), pickle.HIGHEST_PROTOCOL), 1)
+            if keep_json else None)
 
     return job

@@ -10,6 +10,7 @@ from typing import Mapping, Sequence
 from ..engine.compile import GitInfo, compile_context
 from ..engine.models import Budget, CompiledContext, CompileInput, Excluded, ExclusionReason
 from ..index import Index
+from ..phrases import Phrase, say
 
 __all__ = ["ContextKey", "ObjectStanding", "AnswerDigest", "SiteAnswers", "context_keys",
            "compile_one", "standings_of", "excluded_uris"]
@@ -35,6 +36,9 @@ class ObjectStanding:
     detail: str
     relevance: float | None = None
     cost_tokens: int | None = None
+    #: ``detail`` as the sentence it was made from, for a page to say in its reader's
+    #: language (None where there is no sentence: a selected entry's "required" or "")
+    phrase: Phrase | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,13 +76,15 @@ def standings_of(compiled: dict[ContextKey, CompiledContext]) -> dict[str, list[
                                                       "required" if e.required else "",
                                                       e.relevance, e.cost_tokens))
         for x in answer.excluded:
+            phrase = standing_phrase(x)
             out.setdefault(x.uri, []).append(ObjectStanding(key, "excluded", str(x.reason),
                                                       standing_detail(x), x.relevance,
-                                                      x.cost_tokens))
+                                                      x.cost_tokens, phrase))
         for d in answer.deduplicated:
+            folded = say("folded into {kept}", kept=d.kept)
             for dropped in d.dropped:
                 out.setdefault(dropped, []).append(ObjectStanding(key, "deduplicated", d.key,
-                                                            f"folded into {d.kept}"))
+                                                            str(folded), phrase=folded))
     return out
 
 
@@ -86,11 +92,17 @@ def standings_of(compiled: dict[ContextKey, CompiledContext]) -> dict[str, list[
 #: budget's running sums, which every cost change ahead of the entry moves; an object's page
 #: shows only facts about the object in that context, so an edit to one title does not
 #: re-render the page of everything excluded after it (the context's page has the sums).
-BUDGET_STANDING_DETAIL = "did not fit in what the entries before it left; the context shows the sums"
+BUDGET_STANDING = say("did not fit in what the entries before it left; the context shows the sums")
+BUDGET_STANDING_DETAIL = str(BUDGET_STANDING)
 
 
 def standing_detail(x: Excluded) -> str:
     return BUDGET_STANDING_DETAIL if x.reason is ExclusionReason.budget else x.detail
+
+
+def standing_phrase(x: Excluded) -> Phrase | None:
+    """:func:`standing_detail` as a phrase (None for a row read back from JSON)."""
+    return BUDGET_STANDING if x.reason is ExclusionReason.budget else x.phrase
 
 
 def excluded_uris(answer: CompiledContext) -> list[str]:

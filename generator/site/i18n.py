@@ -40,7 +40,7 @@ from babel.support import Translations
 
 from ..engine.numbers import fmt_number
 from ..errors import InputError
-from ..phrases import Param, Phrase
+from ..phrases import N_, Param, Phrase
 
 __all__ = [
     "LANGUAGES",
@@ -111,11 +111,6 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 def set_process_language(code: str) -> None:
     """Render in ``code`` wherever no build sets a language (every thread of this process)."""
     _PROCESS[0] = Language(code, catalogue(code), (code,))
-
-
-def N_(message: str) -> str:
-    """Mark ``message`` for the catalogue without translating it here."""
-    return message
 
 
 def speak(phrase: Phrase) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..engine.models import CompileRequest, ExclusionReason
 from ..engine import refits
-from .i18n import N_, _, ngettext
+from .i18n import N_, _, format_count, format_number, ngettext
 
 __all__ = ["REASON_SENTENCES", "reason_sentence", "group_heading"]
 
@@ -43,17 +43,12 @@ REASON_SENTENCES: dict[ExclusionReason, str] = {
 def reason_sentence(reason: ExclusionReason, request: CompileRequest) -> str:
     """The group's shared sentence, translated, with the request's limits filled in."""
     return _(REASON_SENTENCES[reason]).format(
-        allowance=f"{refits.MAX_REFIT_SEARCHES:,}", floor=_number(request.floor),
-        max_depth=request.max_depth)
+        allowance=format_count(refits.MAX_REFIT_SEARCHES), floor=format_number(request.floor),
+        max_depth=format_count(request.max_depth))
 
 
 def group_heading(count: int, tokens: int) -> str:
-    """``702 entries worth 98,210 tokens`` (beside the group's tier and reason)."""
+    """``702 entries worth 98,210 tokens`` (beside the group's tier and reason), the numbers
+    written the page's language's way (Czech ``98 210``)."""
     return ngettext("{count} entry worth {tokens} tokens", "{count} entries worth {tokens} tokens",
-                    count).format(count=f"{count:,}", tokens=f"{tokens:,}")
-
-
-def _number(value: float) -> str:
-    from ..engine.numbers import fmt_number
-
-    return fmt_number(value)
+                    count).format(count=format_count(count), tokens=format_count(tokens))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from html import escape
 
 from ..engine.models import Budget
-from .i18n import _, format_count
+from .i18n import _, format_count, ngettext
 
 __all__ = ["budget_bar", "TIER_COLORS", "STATE_COLORS"]
 
@@ -52,8 +52,7 @@ def budget_bar(budget: Budget, required_by_tier: dict[str, int], width: int = 72
             continue
         w = px(spend.tokens)
         color = TIER_COLORS[spend.tier.value]
-        label = (f"{spend.tier.value}: {spend.tokens:,} tokens, {spend.selected} selected"
-                 + (f", {spend.required} required" if spend.required else ""))
+        label = _tier_label(spend)
         parts.append(f'<g><title>{escape(label)}</title><rect x="{x:.1f}" y="{bar_y}" '
                      f'width="{w:.1f}" height="{bar_h}" fill="{color}"/>')
         req = required_by_tier.get(spend.tier.value, 0)
@@ -71,6 +70,17 @@ def budget_bar(budget: Budget, required_by_tier: dict[str, int], width: int = 72
                  + '</text>')
     parts.append("</svg>")
     return "".join(parts)
+
+
+def _tier_label(spend) -> str:
+    """``knowledge: 515 tokens, 2 selected`` (``, 1 required``): the tooltip of a tier's part."""
+    tokens = ngettext("{n} token", "{n} tokens", spend.tokens).format(n=format_count(spend.tokens))
+    if spend.required:
+        return _("{tier}: {tokens}, {selected} selected, {required} required").format(
+            tier=spend.tier.value, tokens=tokens, selected=format_count(spend.selected),
+            required=format_count(spend.required))
+    return _("{tier}: {tokens}, {selected} selected").format(
+        tier=spend.tier.value, tokens=tokens, selected=format_count(spend.selected))
 
 
 def _summary(b: Budget) -> str:

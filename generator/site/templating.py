@@ -12,9 +12,11 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, pass_context,
 from markupsafe import Markup, escape
 
 from ..errors import BuildError
+from ..phrases import Phrase
 from . import i18n
 
-__all__ = ["TEMPLATES_DIR", "inline_code", "make_environment", "templates_dir"]
+__all__ = ["TEMPLATES_DIR", "inline_code", "spoken", "said_text", "make_environment",
+           "templates_dir"]
 
 
 def _bundled_templates() -> Path:
@@ -56,12 +58,41 @@ def inline_code(text: str | None) -> Markup:
     return Markup(_INLINE_CODE.sub(r"<code>\1</code>", str(escape(text))))
 
 
+def spoken(phrase: Phrase) -> Markup:
+    """A phrase said in the page's language, its `` `quoted` `` names as inline code (the
+    translation keeps the backticks, so the names stay code in every language)."""
+    return inline_code(i18n.speak(phrase))
+
+
+def said_text(model, attr: str = "detail") -> Markup:
+    """The sentence of a wire model (``detail``, a discovery's ``reason``, a diagnostic's
+    ``message``) in the page's language, from the phrase it carries.
+
+    A model without its phrase (read back from JSON) can only be shown in English: it is
+    shown so, and the leak test of a Czech build catches it — the phrase was lost on the
+    way, which is the bug to fix, not something to hide here."""
+    phrase = getattr(model, "phrase", None)
+    if phrase is not None:
+        return spoken(phrase)
+    return inline_code(getattr(model, attr))
+
+
 def _at_render(format_value):
     """A filter Jinja may not fold into a constant when it compiles a template (a literal
     ``{{ 1000|n }}`` would be formatted once, in whatever language was active then)."""
     @pass_context
     def apply(context, value):
         return format_value(value)
+
+    apply.__doc__ = format_value.__doc__
+    return apply
+
+
+def _at_render_with(format_value):
+    """:func:`_at_render` for a filter that takes arguments."""
+    @pass_context
+    def apply(context, value, *args):
+        return format_value(value, *args)
 
     apply.__doc__ = format_value.__doc__
     return apply
@@ -88,4 +119,7 @@ def make_environment(templates: Path | None = None) -> Environment:
     env.filters["num"] = _at_render(i18n.format_number)
     env.filters["date"] = _at_render(i18n.format_date)
     env.filters["code"] = inline_code
+    # the engine's sentences, said in the page's language (a phrase, or a model carrying one)
+    env.filters["spoken"] = _at_render(spoken)
+    env.filters["said"] = _at_render_with(said_text)
     return env

@@ -16,7 +16,12 @@
  *
  * Page wiring (optional): an <input id="search-input"> (or the input of a
  * <form id="search-form">) and an element with id="search-results". The results re-render on every input; `?q=` in the page URL is the
- * initial query. For other uses the API is window.DevcontextSearch:
+ * initial query. The words the results are shown with come from
+ * <script type="application/json" id="search-strings"> when the page has one (the site's
+ * template fills it in the page's language: {"counts": "{shown} shown of …", ...}, named
+ * fields in braces), else English; numbers are written for the page's <html lang>. The
+ * trace itself (the query, each hit's why, the order_by rules, the errors) is the engine's
+ * wire text and stays as the engine says it. For other uses the API is window.DevcontextSearch:
  *   load() -> Promise<prepared>, prepare(indexJson) -> prepared, row(prepared, i),
  *   search(prepared, value, limit?) -> trace (throws SearchError {field, message}),
  *   render(trace, element, showAll?, maxLimit?), fold(text), splitTerms(folded),
@@ -270,6 +275,39 @@
 
   // ---- rendering ------------------------------------------------------------------------
 
+  /** The interface words of the results, in English unless the page gives its own. */
+  const ENGLISH = {
+    query: "Query as executed: ",
+    counts: "{shown} shown of {matched} matched; {scanned} scanned.",
+    show_all: "Show all {all}",
+    show_first: "Show the first {cap} of {all}",
+    cap: "A query returns at most {cap} hits; add words to narrow it to the rest.",
+    ordered: "Ordered by:",
+    score: "score {score}",
+    unresolved: "Unresolved edges:",
+  };
+  let pageStrings = null;
+
+  function strings() {
+    if (pageStrings) return pageStrings;
+    const node = typeof document !== "undefined" ? document.getElementById("search-strings") : null;
+    pageStrings = Object.assign({}, ENGLISH, node ? JSON.parse(node.textContent) : {});
+    return pageStrings;
+  }
+
+  /** A number as the page's language writes it (English: as it always was, ungrouped). */
+  function number(n) {
+    const lang = typeof document !== "undefined" ? document.documentElement.lang : "";
+    if (!lang || lang === "en" || typeof Intl === "undefined") return String(n);
+    return new Intl.NumberFormat(lang).format(n);
+  }
+
+  /** `template` with its {named} fields filled, numbers written for the page's language. */
+  function words(key, values) {
+    return strings()[key].replace(/\{(\w+)\}/g, (whole, name) =>
+      name in values ? (typeof values[name] === "number" ? number(values[name]) : values[name]) : whole);
+  }
+
   function el(tag, className, text) {
     const node = document.createElement(tag);
     if (className) node.className = className;
@@ -291,31 +329,33 @@
       return;
     }
     const box = el("section", "search-trace");
-    const query = el("p", "search-query", "Query as executed: ");
+    const query = el("p", "search-query", words("query", {}));
     query.append(el("code", null, trace.query));
     box.append(query);
-    const counts = el("p", "search-counts",
-      `${trace.hits.length} shown of ${trace.candidates_matched} matched; ` +
-      `${trace.candidates_scanned} scanned.`);
+    const counts = el("p", "search-counts", words("counts", {
+      shown: trace.hits.length, matched: trace.candidates_matched, scanned: trace.candidates_scanned }));
     box.append(counts);
     if (showAll && trace.hits.length < trace.candidates_matched) {
       const all = trace.candidates_matched;
       const cap = maxLimit && maxLimit < all ? maxLimit : all;
       if (cap > trace.hits.length) {
         const button = el("button", "search-more",
-          cap === all ? `Show all ${all}` : `Show the first ${cap} of ${all}`);
+          cap === all ? words("show_all", { all }) : words("show_first", { cap, all }));
         button.type = "button";
         button.addEventListener("click", () => showAll(cap));
         counts.append(" ", button);
       }
       if (cap < all) {
         counts.append(" ", el("span", "search-cap",
-          `A query returns at most ${cap} hits; add words to narrow it to the rest.`));
+          words("cap", { cap })));
       }
     }
     const order = el("ol", "search-order");
-    trace.order_by.forEach((rule) => order.append(el("li", null, rule)));
-    box.append(el("p", "search-order-label", "Ordered by:"), order);
+    // The trace keeps the engine's English rule (the same trace as the server's); the page
+    // shows the rule in its language when it gives one.
+    const said = strings().order_by || {};
+    trace.order_by.forEach((rule) => order.append(el("li", null, said[rule] || rule)));
+    box.append(el("p", "search-order-label", words("ordered", {})), order);
     const list = el("ol", "search-hits");
     trace.hits.forEach((hit) => {
       const li = el("li", "search-hit");
@@ -323,7 +363,7 @@
       const name = url ? el("a", "search-title", hit.title || hit.anchor) : el("span", "search-title", hit.title || hit.anchor);
       if (url) name.setAttribute("href", url);
       li.append(name, " ", el("span", "search-kind", hit.kind), " ",
-        el("span", "search-score", `score ${hit.score}`), " ",
+        el("span", "search-score", words("score", { score: hit.score })), " ",
         el("span", "search-why", hit.why), " ", el("code", "search-anchor", hit.anchor));
       list.append(li);
     });
@@ -332,7 +372,7 @@
       const edges = el("ul", "search-unresolved");
       trace.unresolved_edges.forEach((e) =>
         edges.append(el("li", null, `${e.from} ${e.field}: ${e.reference} — ${e.why}`)));
-      box.append(el("p", null, "Unresolved edges:"), edges);
+      box.append(el("p", null, words("unresolved", {})), edges);
     }
     target.append(box);
   }

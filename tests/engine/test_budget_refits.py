@@ -91,10 +91,10 @@ def test_past_the_allowance_the_budget_named_still_brings_it_in(entries, limit):
 def test_a_budget_detail_says_only_what_is_particular_and_states_the_allowance():
     from generator.engine.budget import budget_detail
 
-    assert budget_detail(23_999, 24_000, 24_167, True, 24_091, False) == (
+    assert str(budget_detail(23_999, 24_000, 24_167, True, 24_091, False)) == (
         "23,999 of 24,000 already spent or reserved; a budget of 24,167 tokens brings it in")
-    assert budget_detail(23_999, 24_000, 31_234, False, 24_091, False).endswith(
+    assert str(budget_detail(23_999, 24_000, 31_234, False, 24_091, False)).endswith(
         "brings it in (none below 24,091 can)")
-    assert budget_detail(23_999, 24_000, 31_234, False, 24_091, True).endswith(
+    assert str(budget_detail(23_999, 24_000, 31_234, False, 24_091, True)).endswith(
         f"(none below 24,091 can; not searched past {refits_module.MAX_REFIT_SEARCHES:,} "
         "refusals)")

@@ -27,32 +27,13 @@ from generator.query.terms import fold, split_terms
 ROOT = Path(__file__).resolve().parents[2]
 SEARCH_JS = ROOT / "templates" / "static" / "search.js"
 HARNESS = Path(__file__).with_name("harness.html")
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+# The browser is the suite's one Chromium (tests/browserkit.py's session fixture), so this
+# module and the site's browser tests can run in one session in either order.
 
 #: Code points whose general category changed between Python 3.11's Unicode 14.0 and the
 #: browser's later Unicode (U+1171E AHOM CONSONANT SIGN MEDIAL RA: Mn → Mc in 15.0, so
 #: Python drops it as an accent and the browser keeps it). Documented in terms.py.
 UNICODE_DRIFT = {"U+1171E"}
-
-
-@pytest.fixture(scope="module")
-def browser():
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError as exc:
-        pytest.skip(f"playwright is not importable ({exc}); `pip install playwright`")
-    manager = sync_playwright().start()
-    try:
-        chromium = manager.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-    except Exception as exc:  # noqa: BLE001 — any launch failure means "no browser here"
-        manager.stop()
-        pytest.skip(f"chromium could not be launched from {CHROMIUM} ({exc}); "
-                    "`apt-get install -y chromium`")
-    yield chromium
-    chromium.close()
-    manager.stop()
 
 
 def harness_page(browser, index, directory: Path, url_for=None):

@@ -25,15 +25,17 @@ from collections import Counter
 from typing import Mapping
 
 from ...engine.models import TIER_ORDER, CompiledContext, ExclusionReason
-from ...engine.numbers import fmt_number
 from ...engine.policy import Placement, placements_of
 from ...errors import BuildError
+from ...gitinfo import working_tree_words
 from ...jsonio import canonical_json
 from ...pack import pack_text
+from ...phrases import Phrase
 from .. import urls
 from ..contexts import ContextKey
+from ..i18n import N_, _, format_count, format_number, speak
 from ..reasons import group_heading, reason_sentence
-from ..templating import inline_code
+from ..templating import said_text
 from ..svg import budget_bar
 from .kit import PageKit
 
@@ -80,9 +82,15 @@ def context_view(kit: PageKit, key: ContextKey, answer: CompiledContext, page: s
         "dedup_semantic": [d for d in dedup if d["d"].dropped],
         "dedup_structural": [d for d in dedup if not d["d"].dropped],
         "reason_counts": Counter(x.reason.value for x in answer.excluded),
-        "tier_rules": {uri: p.rule for uri, p in placed.items()},
+        "tier_rules": {uri: speak(p.phrase) for uri, p in placed.items()},
+        "fact_names": {k: _(v) for k, v in FACT_NAMES.items()},
+        "working_tree": working_tree_words(answer.git.working_tree),
         "excluded_tokens": sum(x.cost_tokens for x in answer.excluded),
     }
+
+
+#: The facts the engine adds to an entry (the layer's own fields are shown as they are).
+FACT_NAMES = {"state": N_("state")}
 
 
 class ExclusionGroup:
@@ -93,13 +101,15 @@ class ExclusionGroup:
 
     @property
     def rules_text(self) -> str:
-        """``by kind: test → source`` alone, else each rule with its count, most first."""
+        """``by kind: test → source`` alone, else each rule with its count, most first
+        (said in the page's language)."""
         if len(self.rules) == 1:
-            return self.rules[0][0]
-        return "; ".join(f"{rule} ({n:,})" for rule, n in self.rules)
+            return speak(self.rules[0][0])
+        return "; ".join(_("{rule} ({n})").format(rule=speak(rule), n=format_count(n))
+                         for rule, n in self.rules)
 
     def __init__(self, tier: str, reason: str, heading: str, sentence: str,
-                 rules: list[tuple[str, int]], rows: list[tuple]) -> None:
+                 rules: list[tuple[Phrase, int]], rows: list[tuple]) -> None:
         self.tier = tier
         self.reason = reason
         self.heading = heading
@@ -120,7 +130,7 @@ def exclusion_groups(kit: PageKit, page: str, answer: CompiledContext,
     unresolved: list[tuple] = []
     current: tuple | None = None
     rows: list[tuple] = []
-    counted: Counter[str] = Counter()
+    counted: Counter[Phrase] = Counter()
     tokens = 0
 
     def close() -> None:
@@ -133,7 +143,7 @@ def exclusion_groups(kit: PageKit, page: str, answer: CompiledContext,
 
     unresolved_reason = ExclusionReason.unresolved
     for x in answer.excluded:
-        detail = inline_code(x.detail)
+        detail = said_text(x)
         if x.reason is unresolved_reason:
             unresolved.append((urls.anchor_for(x.uri), x.uri, str(x.tier), detail))
             continue
@@ -147,8 +157,8 @@ def exclusion_groups(kit: PageKit, page: str, answer: CompiledContext,
         # untitled: the identifier without its scheme, as a path's "via" link shows it
         label = title or x.uri.split("://", 1)[-1]
         rows.append((urls.anchor_for(x.uri), href, label, x.uri if title else None,
-                     f"{x.cost_tokens:,}", fmt_number(x.relevance), detail))
-        counted[rules[x.uri].rule] += 1
+                     format_count(x.cost_tokens), format_number(x.relevance), detail))
+        counted[rules[x.uri].phrase] += 1
         tokens += x.cost_tokens
     close()
     return groups, unresolved
@@ -159,7 +169,9 @@ def context_files(kit: PageKit, key: ContextKey, answer: CompiledContext) -> lis
     page = urls.context_page(key.kind, key.identity)
     title = kit.index.objects[key.uri].title or key.identity
     return [(urls.context_json(key.kind, key.identity), canonical_json(answer)),
-            (page, kit.render("context.html", page, title=f"Context of {key.identity}: {title}",
+            (page, kit.render("context.html", page,
+                              title=_("Context of {identity}: {title}").format(
+                                  identity=key.identity, title=title),
                               **context_view(kit, key, answer, page)))]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from .. import urls
 from ..contexts import SiteAnswers
+from ..i18n import _
 from .kit import PageKit
 
 __all__ = ["kind_view", "kind_page"]
@@ -26,4 +27,5 @@ def kind_view(kit: PageKit, answers: SiteAnswers, kind: str, page: str) -> dict:
 
 def kind_page(kit: PageKit, answers: SiteAnswers, kind: str) -> bytes:
     page = urls.kind_page(kind)
-    return kit.render("kind.html", page, title=f"Every {kind}", **kind_view(kit, answers, kind, page))
+    return kit.render("kind.html", page, title=_("Every {kind}").format(kind=kind),
+                      **kind_view(kit, answers, kind, page))

@@ -11,10 +11,11 @@ from markupsafe import Markup, escape
 from ...diagnostics import Diagnostic
 from ...jsonio import canonical_json
 from ...model import LayerObject
+from ...phrases import Phrase
 from ...query.crossref import cross_ref_query
 from ...query.models import Trace
 from .. import urls
-from ..contexts import BUDGET_STANDING_DETAIL, ContextKey, ObjectStanding
+from ..contexts import ContextKey, ObjectStanding
 from ..fieldtext import field_rows
 from ..i18n import N_, _, format_count, ngettext, speak
 from ..records import EdgeRecord, ObjectRecord, StandingRecord, UnresolvedRecord
@@ -51,18 +52,14 @@ def standing_counts(counts: Counter) -> str:
     return _("{counts}; every other context did not reach it.").format(counts=parts)
 
 
-def _standing_detail(s) -> str:
-    """A standing row's detail in the page's language. The page's own sentences (a budget
-    exclusion, a required entry, a folded duplicate) are said here; any other detail is the
-    engine's sentence, shown as the answer gives it."""
-    if s.standing == "excluded" and s.detail == BUDGET_STANDING_DETAIL:
-        return _("did not fit in what the entries before it left; the context shows the sums")
-    if s.standing == "selected" and s.detail == "required":
-        return _("required")
-    if s.standing == "selected" and not s.detail:
-        return ""
-    if s.standing == "deduplicated" and s.detail.startswith("folded into "):
-        return _("folded into {kept}").format(kept=s.detail[len("folded into "):])
+def _standing_detail(s, phrase: Phrase | None) -> str:
+    """A standing row's detail in the page's language: the sentence it was made from
+    (``phrase``) spoken, or the page's word for a selected entry ("required", or nothing).
+    A detail without its phrase can only be shown in English (the leak test finds it)."""
+    if phrase is not None:
+        return speak(phrase)
+    if s.standing == "selected":
+        return _("required") if s.detail == "required" else ""
     return s.detail
 
 
@@ -146,7 +143,8 @@ def object_files(kit: PageKit, obj: LayerObject, standings: Sequence[ObjectStand
         edges_out=[(e, rel(e.page)) for e in record.edges_out],
         edges_in=[(e, rel(e.page)) for e in record.edges_in],
         standings=[(s, rel(s.page), _(STANDING_NAMES.get(s.standing, s.standing)),
-                    _standing_detail(s)) for s in record.standings[:MAX_STANDINGS_SHOWN]],
+                    _standing_detail(s, made.phrase))
+                   for s, made in zip(record.standings[:MAX_STANDINGS_SHOWN], standings)],
         standings_hidden=max(0, len(record.standings) - MAX_STANDINGS_SHOWN),
         standing_counts=standing_counts(Counter(s.standing for s in record.standings)),
         state_reasons="; ".join(speak(p) for p in state.said) if state else "",

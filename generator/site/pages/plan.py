@@ -12,7 +12,7 @@ from ...model import LayerObject
 from ...states import STATES
 from .. import urls
 from ..contexts import SiteAnswers
-from ..i18n import _, ngettext
+from ..i18n import _, format_count, ngettext, speak
 from ..plan.model import CLOSED, Plan, build_plan
 from ..plan.picture import plan_picture
 from ..svg import STATE_COLORS
@@ -63,7 +63,8 @@ def plan_view(kit: PageKit, answers: SiteAnswers) -> dict:
             "{n} milestone depends on no other and no other depends on it; it is listed below, "
             "not drawn.",
             "{n} milestones depend on no other and no other depends on them; they are listed "
-            "below, not drawn.", unlinked).format(n=unlinked) if unlinked and picture else "",
+            "below, not drawn.", unlinked).format(n=format_count(unlinked))
+        if unlinked and picture else "",
         "orphans": [ref.issue(i.uri) for i in plan.orphans],
         "n_milestones": len(plan.milestones),
         "bare": sum(1 for m in plan.milestones if not m.issues),
@@ -85,7 +86,7 @@ def _summary(counts) -> str:
         return _("no issues yet")
     done = sum(n for s, n in counts if s in CLOSED)
     return ngettext("{done} of {total} issue closed", "{done} of {total} issues closed",
-                    total).format(done=done, total=total)
+                    total).format(done=format_count(done), total=format_count(total))
 
 
 class _Refs:
@@ -130,7 +131,8 @@ class _Refs:
                 "context_href": self.context(uri), "object_href": self.kit.object_href(PAGE, uri),
                 "state": state.state, "reasons": state.reasons, "deps": deps,
                 # why it is in its state; a READY issue with no dependency needs no words
-                "why": "; ".join(state.reasons) if deps or state.state != "READY" else "",
+                "why": "; ".join(speak(p) for p in state.said)
+                if deps or state.state != "READY" else "",
                 "milestone": ({"title": _title(index.objects[ms]), "href": "#" + self.anchor(ms),
                                "identity": index.objects[ms].identity}
                               if ms else None),

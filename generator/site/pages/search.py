@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ...jsonio import canonical_plain_json
 from ...query.search_index import build_search_index
+from ...query.text import TEXT_ORDER_BY
 from .. import urls
 from ..i18n import _
 from .kit import PageKit
@@ -23,4 +24,5 @@ def search_json(kit: PageKit) -> bytes:
 
 def search_page(kit: PageKit, index_json: bytes) -> bytes:
     return kit.render("search.html", "search.html", title=_("Search"),
-                      search_json=index_json.decode("utf-8").rstrip("\n"))
+                      search_json=index_json.decode("utf-8").rstrip("\n"),
+                      order_by={rule: _(rule) for rule in TEXT_ORDER_BY})
