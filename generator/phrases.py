@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from string import Formatter
 from typing import Callable, Union
 
-__all__ = ["N_", "Param", "Phrase", "say", "say_n", "placeholders"]
+__all__ = ["N_", "Param", "Phrase", "say", "say_n", "param_text", "placeholders"]
 
 Param = Union[str, int, float, "Phrase"]
 
@@ -87,17 +87,27 @@ def _english_template(phrase: Phrase) -> str:
     return phrase.template
 
 
-def _english_param(value: Param) -> str:
+def param_text(value: Param, *, phrase: Callable[["Phrase"], str],
+               count: Callable[[int], str], number: Callable[[float], str]) -> str:
+    """A parameter as text, each kind written by its writer (a language's, or English)."""
     if isinstance(value, Phrase):
-        return str(value)
+        return phrase(value)
     if isinstance(value, bool):
         raise TypeError("a phrase parameter is a name, a count, a number or a phrase, not a bool")
     if isinstance(value, int):
-        return f"{value:,}"
+        return count(value)
     if isinstance(value, float):
-        # Imported here: the engine's modules make phrases, so this module must not start
-        # the engine package while it is being imported.
-        from .engine.numbers import fmt_number
-
-        return fmt_number(value)
+        return number(value)
     return value
+
+
+def _english_number(value: float) -> str:
+    # Imported here: the engine's modules make phrases, so this module must not start the
+    # engine package while it is being imported.
+    from .engine.numbers import fmt_number
+
+    return fmt_number(value)
+
+
+def _english_param(value: Param) -> str:
+    return param_text(value, phrase=str, count="{:,}".format, number=_english_number)

@@ -40,7 +40,7 @@ from babel.support import Translations
 
 from ..engine.numbers import fmt_number
 from ..errors import InputError
-from ..phrases import N_, Param, Phrase
+from ..phrases import N_, Param, Phrase, param_text
 
 __all__ = [
     "LANGUAGES",
@@ -127,15 +127,7 @@ def _template_of(phrase: Phrase) -> str:
 
 
 def _param_of(value: Param) -> str:
-    if isinstance(value, Phrase):
-        return speak(value)
-    if isinstance(value, bool):
-        raise TypeError("a phrase parameter is a name, a count, a number or a phrase, not a bool")
-    if isinstance(value, int):
-        return format_count(value)
-    if isinstance(value, float):
-        return format_number(value)
-    return value
+    return param_text(value, phrase=speak, count=format_count, number=format_number)
 
 
 # -- catalogues -----------------------------------------------------------------------
