@@ -19,6 +19,7 @@ templates of :func:`say` and :func:`say_n` calls. A parameter is
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from string import Formatter
 from typing import Callable, Union
 
@@ -68,9 +69,11 @@ def say_n(singular: str, plural: str, /, n: int, **params: Param) -> Phrase:
     return Phrase(singular, (("n", n), *params.items()), plural)
 
 
-def placeholders(template: str) -> set[str]:
-    """The parameter names ``template`` uses (a translation must use the same ones)."""
-    return {name for _, name, _, _ in Formatter().parse(template) if name}
+@lru_cache(maxsize=4096)
+def placeholders(template: str) -> frozenset[str]:
+    """The parameter names ``template`` uses (a translation must use the same ones).
+    Cached: templates are the code's literals, and every phrase made checks its own."""
+    return frozenset(name for _, name, _, _ in Formatter().parse(template) if name)
 
 
 def _check(template: str, params: dict[str, Param]) -> None:
