@@ -18,7 +18,7 @@ templates of :func:`say` and :func:`say_n` calls. A parameter is
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from string import Formatter
 from typing import Callable, Union
@@ -36,9 +36,17 @@ class Phrase:
     template: str
     params: tuple[tuple[str, Param], ...] = ()
     plural: str | None = None
+    #: The English text, made once: the wire needs it where the phrase is made, and an
+    #: English page says the same text again (not compared, not pickled).
+    _english: str | None = field(default=None, compare=False, repr=False)
 
     def __str__(self) -> str:
-        return self.render(_english_template, _english_param)
+        if self._english is None:
+            object.__setattr__(self, "_english", self.render(_english_template, _english_param))
+        return self._english
+
+    def __reduce__(self):
+        return (Phrase, (self.template, self.params, self.plural))
 
     def count(self) -> int:
         return int(dict(self.params)["n"])

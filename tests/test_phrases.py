@@ -56,3 +56,13 @@ def test_phrases_compare_by_value_and_name_their_placeholders():
     assert say("{a} and {b}", a="x", b=2) == say("{a} and {b}", a="x", b=2)
     assert placeholders("`{path}` under {n} names") == {"path", "n"}
     assert isinstance(say("x"), Phrase)
+
+
+def test_the_english_text_is_made_once_and_not_pickled():
+    import pickle
+
+    phrase = say("{a} of {n}", a="x", n=1200)
+    assert str(phrase) is str(phrase)
+    back = pickle.loads(pickle.dumps(phrase))
+    assert back == phrase and back._english is None and str(back) == "x of 1,200"
+    assert i18n.speak(phrase) == "x of 1,200"  # an English page says the wire's text

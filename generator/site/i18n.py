@@ -117,6 +117,8 @@ def speak(phrase: Phrase) -> str:
     """``phrase`` in the language being rendered: its template translated (the plural form
     the language's rule picks for ``n``), counts and numbers written the language's way,
     nested phrases spoken too, names and paths as they are."""
+    if type(active()) is gettext.NullTranslations:  # English: the text the wire carries
+        return str(phrase)
     return phrase.render(_template_of, _param_of)
 
 
