@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable
 
 from .diagnostics import Diagnostic
+from .graphwalk import depth_first
 from .phrases import say
 from .model import LayerObject
 
@@ -22,41 +23,16 @@ def supersede_cycles(out_edges: dict[str, list[Edge]], objects: dict[str, LayerO
     is at the first decision's ``supersedes`` item naming the next (``edge_line``)."""
     succ = {src: sorted(e.target for e in edges if e.kind == "supersedes")
             for src, edges in out_edges.items()}
-    done: set[str] = set()
     found: list[Diagnostic] = []
-    for start in sorted(succ):
-        if start in done or not succ[start]:
-            continue
-        path: list[str] = []
-        on_path: dict[str, int] = {}
-        stack = [(start, iter(succ.get(start, ())))]
-        path.append(start)
-        on_path[start] = 0
-        while stack:
-            node, it = stack[-1]
-            child = next(it, None)
-            if child is None:
-                stack.pop()
-                path.pop()
-                del on_path[node]
-                done.add(node)
-                continue
-            if child in on_path:
-                cycle = path[on_path[child]:]
-                first = objects.get(cycle[0])
-                names = " -> ".join(u.rsplit("/", 1)[-1] for u in cycle + [child])
-                found.append(Diagnostic(
-                    severity="warning", code="supersedes_cycle",
-                    path=first.provenance.path if first else None,
-                    line=_line_of_step(out_edges, cycle[0], (cycle + [child])[1], edge_line)
-                    if first else None,
-                    message=say("decisions supersede each other in a cycle ({names}); which one "
-                                "holds is undecided. Remove one `supersedes` entry.",
-                                names=names)))
-            elif child not in done and child in succ:
-                on_path[child] = len(path)
-                path.append(child)
-                stack.append((child, iter(succ[child])))
+    for _node, _child, cycle in depth_first(succ).back_edges:  # every one: each is a warning
+        first = objects.get(cycle[0])
+        names = " -> ".join(u.rsplit("/", 1)[-1] for u in cycle)
+        found.append(Diagnostic(
+            severity="warning", code="supersedes_cycle",
+            path=first.provenance.path if first else None,
+            line=_line_of_step(out_edges, cycle[0], cycle[1], edge_line) if first else None,
+            message=say("decisions supersede each other in a cycle ({names}); which one "
+                        "holds is undecided. Remove one `supersedes` entry.", names=names)))
     return found
 
 

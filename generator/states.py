@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Iterable
 
 from .diagnostics import Diagnostic
+from .graphwalk import depth_first, first_cycles
 from .phrases import Phrase, say
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -92,53 +93,26 @@ def derive_issue_states(
         )
         for uri in by_uri
     }
-    states: dict[str, IssueState] = {}
+    walk = depth_first(deps)
     diagnostics: list[Diagnostic] = []
     on_cycle: set[str] = set()
-
-    # Iterative depth-first order so ten thousand chained issues do not hit recursion limits.
-    for root in sorted(by_uri):
-        if root in states:
-            continue
-        stack: list[tuple[str, int]] = [(root, 0)]
-        visiting: list[str] = []
-        position: dict[str, int] = {}
-        while stack:
-            uri, i = stack.pop()
-            if i == 0:
-                if uri in states:
-                    continue
-                position[uri] = len(visiting)
-                visiting.append(uri)
-            children = deps[uri]
-            if i < len(children):
-                stack.append((uri, i + 1))
-                child = children[i]
-                if child in states:
-                    continue
-                if child in position:
-                    cycle = visiting[position[child]:]
-                    if not set(cycle) <= on_cycle:
-                        on_cycle.update(cycle)
-                        names = " -> ".join(_short(u) for u in cycle + [child])
-                        diagnostics.append(
-                            Diagnostic(
-                                severity="warning",
-                                code="dependency_cycle",
-                                path=by_uri[child].provenance.path,
-                                line=_cycle_line(by_uri[child], (cycle + [child])[1],
-                                                 out_edges, edge_line),
-                                message=say("issues depend on each other in a cycle "
-                                            "({names}); none of them can become READY. Remove "
-                                            "one `depends_on` entry.", names=names),
-                            )
-                        )
-                    continue
-                stack.append((child, 0))
-                continue
-            visiting.pop()
-            del position[uri]
-            states[uri] = _decide(by_uri[uri], deps[uri], states, on_cycle, unresolved_by_source)
+    for cycle in first_cycles(walk):
+        on_cycle.update(cycle)
+        first = by_uri[cycle[0]]
+        diagnostics.append(Diagnostic(
+            severity="warning",
+            code="dependency_cycle",
+            path=first.provenance.path,
+            line=_cycle_line(first, cycle[1], out_edges, edge_line),
+            message=say("issues depend on each other in a cycle ({names}); none of them can "
+                        "become READY. Remove one `depends_on` entry.",
+                        names=" -> ".join(_short(u) for u in cycle)),
+        ))
+    # Every cycle through an issue is met while the walk is still inside it, so by the time
+    # the walk has finished an issue its cycles (and its dependencies' states) are known.
+    states: dict[str, IssueState] = {}
+    for uri in walk.finished:
+        states[uri] = _decide(by_uri[uri], deps[uri], states, on_cycle, unresolved_by_source)
     return states, diagnostics
 
 

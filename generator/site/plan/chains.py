@@ -9,61 +9,28 @@ sorted nodes (the same walk every time, so the answer is deterministic).
 from __future__ import annotations
 
 import heapq
-
 from typing import Collection, Mapping, Sequence
+
+from ...graphwalk import Walk, depth_first, first_cycles
 
 __all__ = ["back_edges", "cycles", "critical_path"]
 
 Deps = Mapping[str, Sequence[str]]
 
 
-def _walk(deps: Deps) -> tuple[set[tuple[str, str]], list[tuple[str, ...]]]:
-    """One iterative depth-first walk: the edges that close a cycle, and each cycle as
-    ``(a, b, ..., a)`` where each node depends on the next (reported once per node set)."""
-    closing: set[tuple[str, str]] = set()
-    found: list[tuple[str, ...]] = []
-    covered: set[str] = set()
-    finished: set[str] = set()
-    for root in sorted(deps):
-        if root in finished:
-            continue
-        stack: list[tuple[str, int]] = [(root, 0)]
-        trail: list[str] = []
-        on_trail: dict[str, int] = {}
-        while stack:
-            node, i = stack.pop()
-            if i == 0:
-                on_trail[node] = len(trail)
-                trail.append(node)
-            children = sorted(t for t in set(deps.get(node, ())) if t in deps)
-            if i < len(children):
-                stack.append((node, i + 1))
-                child = children[i]
-                if child in finished:
-                    continue
-                if child in on_trail:
-                    closing.add((node, child))
-                    cycle = trail[on_trail[child]:]
-                    if not set(cycle) <= covered:
-                        covered.update(cycle)
-                        found.append(tuple(cycle) + (child,))
-                    continue
-                stack.append((child, 0))
-                continue
-            trail.pop()
-            del on_trail[node]
-            finished.add(node)
-    return closing, found
+def _walk(deps: Deps) -> Walk:
+    """The one depth-first walk, over each node's distinct prerequisites that are nodes."""
+    return depth_first({n: sorted(t for t in set(ts) if t in deps) for n, ts in deps.items()})
 
 
 def back_edges(deps: Deps) -> set[tuple[str, str]]:
     """The ``(node, prerequisite)`` edges whose removal leaves the graph acyclic."""
-    return _walk(deps)[0]
+    return {(node, child) for node, child, _ in _walk(deps).back_edges}
 
 
 def cycles(deps: Deps) -> list[tuple[str, ...]]:
     """Each dependency cycle once, as ``(a, b, ..., a)``: a depends on b, ... on a."""
-    return _walk(deps)[1]
+    return first_cycles(_walk(deps))
 
 
 def critical_path(deps: Deps, unfinished: Collection[str]) -> tuple[str, ...]:
