@@ -11,27 +11,34 @@ from typing import Any
 
 from ..phrases import Phrase, say
 
-__all__ = ["scalar_text", "words", "say_words", "first_text", "as_text_list", "type_word",
-           "say_type_word"]
-
-
-def words(value: Any) -> str:
-    """What ``value`` is, as a message says it ("the number 3", "a list")."""
-    return str(say_words(value))
+__all__ = ["scalar_text", "say_words", "first_text", "as_text_list", "say_type_word"]
 
 
 def say_words(value: Any) -> Phrase:
-    """:func:`words` as a phrase, so a page says it in its reader's language (the value
-    itself is a parameter, shown as written)."""
+    """What ``value`` is, as a record's messages say it ("the number 3", "a list"), a phrase
+    so a page says it in its reader's language (the value is a parameter, shown as
+    written): a boolean with its value, a long text cut at 40 characters."""
+    return _said(value, max_chars=40, boolean_value=True)
+
+
+def say_type_word(value: object) -> Phrase:
+    """What ``value`` is, as the manifest's and sources' messages say it: a boolean is
+    "a boolean", a text is shown whole."""
+    return _said(value, max_chars=None, boolean_value=False)
+
+
+def _said(value: Any, *, max_chars: int | None, boolean_value: bool) -> Phrase:
     if value is None:
         return say("nothing")
     if isinstance(value, bool):
-        return say("the boolean {value}", value=str(value).lower())
+        return (say("the boolean {value}", value=str(value).lower()) if boolean_value
+                else say("a boolean"))
     if isinstance(value, (int, float)):
         return say("the number {value}", value=str(value))
     if isinstance(value, str):
-        shown = value if len(value) <= 40 else value[:37] + "..."
-        return say("the text {value}", value=repr(shown))
+        if max_chars is not None and len(value) > max_chars:
+            value = value[:max_chars - 3] + "..."
+        return say("the text {value}", value=repr(value))
     if isinstance(value, list):
         return say("a list")
     if isinstance(value, dict):
@@ -71,26 +78,3 @@ def as_text_list(value: Any) -> list[str]:
     if isinstance(value, list):
         return [t for t in (scalar_text(v) for v in value) if t is not None]
     return []
-
-
-def type_word(value: object) -> str:
-    """What ``value`` is, as the manifest's and sources' messages say it (no truncation;
-    a boolean is "a boolean")."""
-    return str(say_type_word(value))
-
-
-def say_type_word(value: object) -> Phrase:
-    """:func:`type_word` as a phrase."""
-    if value is None:
-        return say("nothing")
-    if isinstance(value, bool):
-        return say("a boolean")
-    if isinstance(value, (int, float)):
-        return say("the number {value}", value=str(value))
-    if isinstance(value, str):
-        return say("the text {value}", value=repr(value))
-    if isinstance(value, list):
-        return say("a list")
-    if isinstance(value, dict):
-        return say("a mapping")
-    return _type_name(value)
