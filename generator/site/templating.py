@@ -66,15 +66,8 @@ def spoken(phrase: Phrase) -> Markup:
 
 def said_text(model, attr: str = "detail") -> Markup:
     """The sentence of a wire model (``detail``, a discovery's ``reason``, a diagnostic's
-    ``message``) in the page's language, from the phrase it carries.
-
-    A model without its phrase (read back from JSON) can only be shown in English: it is
-    shown so, and the leak test of a Czech build catches it — the phrase was lost on the
-    way, which is the bug to fix, not something to hide here."""
-    phrase = getattr(model, "phrase", None)
-    if phrase is not None:
-        return spoken(phrase)
-    return inline_code(getattr(model, attr))
+    ``message``) in the page's language, from the phrase it carries (:func:`i18n.speak_or`)."""
+    return inline_code(i18n.speak_or(getattr(model, "phrase", None), getattr(model, attr)))
 
 
 def _at_render(format_value):

@@ -9,7 +9,7 @@ from collections import Counter
 from ...diagnostics import Diagnostic, count_by_severity
 from ...index import Index
 from .. import urls
-from ..i18n import _, speak
+from ..i18n import _, speak_or
 from .kit import PageKit
 
 __all__ = ["diagnostics_by_path", "diagnostics_view", "diagnostics_page", "file_anchor",
@@ -35,9 +35,8 @@ def code_anchor(code: str) -> str:
 
 
 def said(d: Diagnostic) -> str:
-    """A diagnostic's message in the page's language. One made without a phrase (a plain
-    string) can only be shown in English: the leak test finds it on a Czech page."""
-    return speak(d.phrase) if d.phrase is not None else d.message
+    """A diagnostic's message in the page's language."""
+    return speak_or(d.phrase, d.message)
 
 
 def diagnostics_by_path(index: Index) -> dict[str | None, list[Diagnostic]]:

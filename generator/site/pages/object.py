@@ -17,7 +17,7 @@ from ...query.models import Trace
 from .. import urls
 from ..contexts import ContextKey, ObjectStanding
 from ..fieldtext import field_rows
-from ..i18n import N_, _, format_count, ngettext, speak
+from ..i18n import N_, _, format_count, ngettext, speak, speak_or
 from ..records import EdgeRecord, ObjectRecord, StandingRecord, UnresolvedRecord
 from .diagnostics import said
 from .kit import PageKit, path_resolver
@@ -61,12 +61,6 @@ def _standing_detail(s, phrase: Phrase | None) -> str:
     if s.standing == "selected":
         return _("required") if s.detail == "required" else ""
     return s.detail
-
-
-def _spoken(phrase, text: str) -> str:
-    """A trace's sentence in the page's language; one given as plain text (no phrase) can
-    only be shown in English, and the leak test finds it on a Czech page."""
-    return speak(phrase) if phrase is not None else text
 
 
 def trace_intro(trace: Trace) -> Markup:
@@ -154,8 +148,8 @@ def object_files(kit: PageKit, obj: LayerObject, standings: Sequence[ObjectStand
         diagnostics=[(d, said(d)) for d in diagnostics],
         xref=xref,
         xref_intro=trace_intro(xref),
-        xref_hits=[(h, kit.object_href(page, h.anchor), _spoken(h.why_said(), h.why))
+        xref_hits=[(h, kit.object_href(page, h.anchor), speak_or(h.why_said(), h.why))
                    for h in xref.hits],
-        xref_unresolved=[(e, _spoken(e.why_said(), e.why)) for e in xref.unresolved_edges],
+        xref_unresolved=[(e, speak_or(e.why_said(), e.why)) for e in xref.unresolved_edges],
     )
     return [(urls.object_json(obj.uri), canonical_json(record)), (page, html)], linked
