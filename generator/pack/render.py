@@ -228,33 +228,32 @@ def _sized(pack: Pack, n_bytes: int, text_bytes: int) -> Pack:
     return pack.model_copy(update={"size": size})
 
 
+def _encoder(pack: Pack, fmt: PackFormat) -> Callable[[Pack], bytes]:
+    """How the pack, once its size is filled in, becomes bytes. Markdown states its size in
+    the head alone, so its body (most of the bytes and the time) is rendered and encoded
+    once, and each round of the size's fixed point renders only the head."""
+    if fmt is PackFormat.markdown and pack.entries:
+        body = _markdown_body(pack).encode("utf-8")
+        return lambda sized: _markdown_head(sized).encode("utf-8") + body
+    renderer = _RENDERERS[fmt]
+    return lambda sized: renderer(sized).encode("utf-8")
+
+
 def _text_bytes(e) -> int:
     # a text decoded whole encodes back to the very bytes measured; one with U+FFFD does not
     return len(e.text.encode("utf-8")) if e.replaced_bytes else e.cost_bytes
 
 
 def render(pack: Pack, fmt: PackFormat) -> tuple[Pack, bytes]:
-    """The pack in ``fmt``, stating its own size; and the pack with that size filled in.
-
-    Markdown states its size in the head alone, so its body is rendered and encoded once
-    and only the head again per round (the body is most of the bytes and the time)."""
+    """The pack in ``fmt``, stating its own size; and the pack with that size filled in."""
     fmt = PackFormat(fmt)
     text_bytes = sum(_text_bytes(e) for e in pack.entries)
+    encode = _encoder(pack, fmt)
     n = text_bytes
-    if fmt is PackFormat.markdown and pack.entries:
-        body = _markdown_body(pack).encode("utf-8")
-        for _ in range(16):
-            sized = _sized(pack, n, text_bytes)
-            head = _markdown_head(sized).encode("utf-8")
-            if len(head) + len(body) == n:
-                return sized, head + body
-            n = len(head) + len(body)
-    else:
-        renderer = _RENDERERS[fmt]
-        for _ in range(16):
-            sized = _sized(pack, n, text_bytes)
-            data = renderer(sized).encode("utf-8")
-            if len(data) == n:
-                return sized, data
-            n = len(data)
+    for _ in range(16):
+        sized = _sized(pack, n, text_bytes)
+        data = encode(sized)
+        if len(data) == n:
+            return sized, data
+        n = len(data)
     raise AssertionError(f"the pack's size did not settle (last {n} bytes)")  # pragma: no cover
