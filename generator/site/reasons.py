@@ -30,10 +30,10 @@ REASON_SENTENCES: dict[ExclusionReason, str] = {
         "The budget of {limit} tokens is spent in tier order, first fit, with the required "
         "entries reserved first: each of these did not fit in what the entries before it had "
         "left, {used} of the {limit} being spent or reserved when it was refused unless its "
-        "row says otherwise. A row says a budget that brings it in; where it also names a "
-        "bound, the least budget lies between the two, because earlier entries that then fit "
-        "take the room first. The least is searched for in an answer's first {allowance} "
-        "refusals; a row past them says \"not searched\"."),
+        "row says otherwise. A row says a budget that brings it in: the least, unless the row "
+        "also names a bound below which none can; then the least lies between the two, because "
+        "earlier entries that then fit take the room first. The least is searched for in an "
+        "answer's first {allowance} refusals; a row past them says \"not searched\"."),
     ExclusionReason.relevance: N_(
         "Reached at a relevance below the request's floor of {floor}: each row says how it "
         "was reached and the floor that brings it in."),
@@ -54,15 +54,16 @@ REASON_SENTENCES: dict[ExclusionReason, str] = {
 
 #: What a row says, by the shape of its detail phrase: the parameters it carries that its
 #: group's sentence does not. ``spent`` forms are for a row refused at other sums than
-#: the group's usual ones. A depth row says only how it was reached (its ``how``).
+#: the group's usual ones. A depth row says only how it was reached (its ``how``), a
+#: budget row whose budget is the least only that budget (a number).
 ROW_SENTENCES: dict[str, str] = {
-    "budget": N_("{n} brings it in"),
-    "budget bound": N_("{n} brings it in, none below {low} can"),
-    "budget past": N_("{n} brings it in, none below {low} can (not searched)"),
-    "budget spent": N_("{used} spent or reserved; {n} brings it in"),
-    "budget bound spent": N_("{used} spent or reserved; {n} brings it in, none below {low} can"),
-    "budget past spent": N_("{used} spent or reserved; {n} brings it in, none below {low} can "
-                            "(not searched)"),
+    "budget bound": N_("{n}; none below {low}"),
+    "budget past": N_("{n}; none below {low} (not searched)"),
+    "budget spent": N_("{used} spent or reserved when refused; a budget of {n} brings it in"),
+    "budget bound spent": N_("{used} spent or reserved when refused; a budget of {n} brings it "
+                             "in, none below {low}"),
+    "budget past spent": N_("{used} spent or reserved when refused; a budget of {n} brings it "
+                            "in, none below {low} (not searched)"),
     "relevance": N_("{how}; a floor of {to_include} brings it in"),
     "relevance shown": N_("{how}, at relevance {relevance}; a floor of {to_include} brings it "
                           "in"),
@@ -175,6 +176,8 @@ class Particular:
         if shape.startswith("budget"):
             if p["used"] != used:
                 shape += " spent"
+            elif shape == "budget":
+                return Markup(count(p["n"]))
             values = {"n": count(p["n"]), "used": count(p["used"]),
                       "low": count(p["low"]) if "low" in p else ""}
         elif shape.startswith("relevance"):

@@ -50,12 +50,16 @@ def context_view(kit: PageKit, key: ContextKey, answer: CompiledContext, page: s
     """What the context page shows, with every link made relative to ``page``; the rows of
     the selected and excluded tables rendered (:mod:`.context_rows`)."""
     hrefs: dict[str, str | None] = {}
+    objects = kit.index.objects
+    # a context page (contexts/<kind>/<id>.html) shares no directory with the object
+    # pages (objects/...): every link to one goes up to the root and down again
+    up = urls.relative(page, "index.html")[: -len("index.html")]
 
     def href(uri: str) -> str | None:
         # a uri is linked from many rows and paths of one page: its href is made once
-        if uri in hrefs:
-            return hrefs[uri]
-        made = hrefs[uri] = kit.object_href(page, uri)
+        made = hrefs.get(uri, False)
+        if made is False:
+            made = hrefs[uri] = up + urls.object_page(uri) if uri in objects else None
         return made
 
     placed = placements_of(answer, kit.index)
