@@ -43,7 +43,7 @@ from .context_rows import RowWords, esc, excluded_row, joined, selected_row, str
 from .kit import PageKit
 
 __all__ = ["context_view", "context_files", "pack_files", "pack_paths", "ExclusionGroup",
-           "SelectedGroup", "exclusion_groups"]
+           "SelectedGroup", "exclusion_groups", "selected_groups"]
 
 
 def context_view(kit: PageKit, key: ContextKey, answer: CompiledContext, page: str) -> dict:
@@ -67,29 +67,11 @@ def context_view(kit: PageKit, key: ContextKey, answer: CompiledContext, page: s
     rules = _RuleWords()
     words = RowWords()
     fact_names = {k: _(v) for k, v in FACT_NAMES.items()}
-    by_tier: dict[str, list[ContextEntry]] = {t.value: [] for t in TIER_ORDER}
     required_by_tier: Counter[str] = Counter()
     for e in answer.selected:
         if e.required:
             required_by_tier[e.tier.value] += e.cost_tokens
-        by_tier[e.tier.value].append(e)
-    tiers = []
-    for t in answer.budget.tiers:
-        entries = by_tier[t.tier.value]
-        if not entries:
-            tiers.append((t, None))
-            continue
-        said = [rules(placed[e.uri].phrase) for e in entries]
-        usual = Counter(said).most_common(1)[0][0]
-        line = (_("Placed in the tier by: {rules}.") if said.count(usual) == len(said) else
-                _("Placed in the tier by: {rule}, unless a row says otherwise.")).format(
-                    rules=usual, rule=usual)
-        rows = joined(selected_row(e, urls.anchor_for(e.uri), href(e.uri),
-                                   None if rule == usual else rule, href, fact_names, words)
-                      for e, rule in zip(entries, said))
-        heading = _("{n} · {tokens} tokens").format(n=format_count(len(entries)),
-                                                     tokens=format_count(t.tokens))
-        tiers.append((t, SelectedGroup(heading, line, rows)))
+    tiers = selected_groups(answer, placed, href, rules, words, fact_names)
     excluded, unresolved = exclusion_groups(kit, page, answer, placed, href, rules)
     dedup = [{"d": d, "kept_href": href(d.kept),
               "anchor": urls.anchor_for(d.dropped[0]) if d.dropped else None,
@@ -122,6 +104,35 @@ def context_view(kit: PageKit, key: ContextKey, answer: CompiledContext, page: s
 
 #: The facts the engine adds to an entry (the layer's own fields are shown as they are).
 FACT_NAMES = {"state": N_("state")}
+
+
+def selected_groups(answer: CompiledContext, placed: Mapping[str, Placement],
+                    href: Callable[[str], str | None], rules: Callable[[Phrase], str],
+                    words: RowWords, fact_names: Mapping[str, str]) -> list[tuple]:
+    """``(tier spend, SelectedGroup or None)`` per tier in spend order: a tier's selected
+    entries under the rule most of them were placed by, said once (a row says its own
+    where it differs), their rows rendered."""
+    by_tier: dict[str, list[ContextEntry]] = {t.value: [] for t in TIER_ORDER}
+    for e in answer.selected:
+        by_tier[e.tier.value].append(e)
+    tiers = []
+    for t in answer.budget.tiers:
+        entries = by_tier[t.tier.value]
+        if not entries:
+            tiers.append((t, None))
+            continue
+        said = [rules(placed[e.uri].phrase) for e in entries]
+        usual = Counter(said).most_common(1)[0][0]
+        line = (_("Placed in the tier by: {rules}.") if said.count(usual) == len(said) else
+                _("Placed in the tier by: {rule}, unless a row says otherwise.")).format(
+                    rules=usual, rule=usual)
+        rows = joined(selected_row(e, urls.anchor_for(e.uri), href(e.uri),
+                                   None if rule == usual else rule, href, fact_names, words)
+                      for e, rule in zip(entries, said))
+        heading = _("{n} · {tokens} tokens").format(n=format_count(len(entries)),
+                                                     tokens=format_count(t.tokens))
+        tiers.append((t, SelectedGroup(heading, line, rows)))
+    return tiers
 
 
 class _RuleWords:
