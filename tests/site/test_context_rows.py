@@ -20,7 +20,7 @@ from generator.phrases import Phrase
 from generator.site import i18n, urls
 from generator.site.build import SiteInputs, page_kit
 from generator.site.contexts import ContextKey, context_keys
-from generator.site.pages.context import context_files, context_view
+from generator.site.pages.context import context_files, context_view, page_placements
 from generator.site.pages.context_rows import RowWords, excluded_row, short_uri
 from generator.site.reasons import Particular, params_of, reason_sentence, usual_spent
 from generator.workspace import Workspace
@@ -163,3 +163,21 @@ def test_the_view_is_deterministic(ws):
     one, two = context_view(kit, key, answer, page), context_view(kit, key, answer, page)
     assert [str(g.rows) for g in one["excluded"]] == [str(g.rows) for g in two["excluded"]]
     assert [str(g.rows) for _t, g in one["tiers"] if g] == [str(g.rows) for _t, g in two["tiers"] if g]
+
+
+def test_the_pages_placements_are_the_engines(ws, real_layer):
+    """The page places a row outside the task plan by its kind alone, once per kind: the
+    rule it says must be the one the engine's placements_of gives, for every row."""
+    for index, answers in ((ws.index, list(_answers(ws, DEMO_REQUESTS))), _real_answers(real_layer)):
+        for answer in answers:
+            engine, page = placements_of(answer, index), page_placements(answer, index)
+            assert page.keys() == engine.keys()
+            assert all(page[u].tier == engine[u].tier and page[u].phrase == engine[u].phrase
+                       for u in engine), answer.request
+
+
+def _real_answers(real_layer):
+    rws = Workspace.open(real_layer)
+    keys = context_keys(rws.index)
+    return rws.index, [compile_context(rws.index, CompileInput(**{k.kind: k.identity}))
+                       for k in keys[:: max(1, len(keys) // 20)]]

@@ -27,7 +27,7 @@ from typing import Callable, Mapping, NamedTuple
 from markupsafe import Markup
 
 from ...engine.models import TIER_ORDER, CompiledContext, ContextEntry, ExclusionReason
-from ...engine.policy import Placement, placements_of
+from ...engine.policy import Placement, placement, task_plan
 from ...errors import BuildError
 from ...gitinfo import working_tree_words
 from ...jsonio import canonical_json
@@ -62,7 +62,7 @@ def context_view(kit: PageKit, key: ContextKey, answer: CompiledContext, page: s
             made = hrefs[uri] = up + urls.object_page(uri) if uri in objects else None
         return made
 
-    placed = placements_of(answer, kit.index)
+    placed = page_placements(answer, kit.index)
     missing = _("not held by the layer")
     rules = _RuleWords()
     words = RowWords()
@@ -102,6 +102,42 @@ def context_view(kit: PageKit, key: ContextKey, answer: CompiledContext, page: s
     }
 
 
+def page_placements(answer: CompiledContext, index) -> dict[str, Placement]:
+    """uri -> its placement, for every selected and excluded row, as
+    :func:`~generator.engine.policy.placements_of` gives it — made once per kind for the
+    rows outside the request's task plan, whose placement only their kind decides (a large
+    context has ~1,000 rows and a dozen kinds; tests/site/test_context_rows.py checks the
+    two agree on every row)."""
+    plan = task_plan(index, (s.uri for s in answer.seeds if s.kind not in ("path", "intent")))
+    in_plan = plan.seeds | plan.follows.keys()
+    by_kind: dict[str | None, Placement] = {}
+    out: dict[str, Placement] = {}
+
+    def place(uri: str, kind: str | None) -> None:
+        if uri in out:
+            return
+        if uri in in_plan:
+            out[uri] = placement(uri, kind, plan)
+            return
+        made = by_kind.get(kind)
+        if made is None:
+            made = by_kind[kind] = placement(uri, kind, plan)
+        out[uri] = made
+
+    for e in answer.selected:
+        place(e.uri, e.kind)
+    for x in answer.excluded:
+        place(x.uri, x.kind or _kind_of_uri(x.uri))
+    return out
+
+
+def _kind_of_uri(uri: str) -> str | None:
+    # an unresolved row has no kind: the identifier it would have had names one (as the
+    # engine's placements_of reads it)
+    head, sep, rest = uri.partition("://")
+    return rest.split("/", 1)[0] if sep and "/" in rest else None
+
+
 #: The facts the engine adds to an entry (the layer's own fields are shown as they are).
 FACT_NAMES = {"state": N_("state")}
 
@@ -139,15 +175,23 @@ class _RuleWords:
     """A placement rule said in the page's language, once per rule a page (the engine makes
     a phrase per entry; most entries of a tier share one)."""
 
-    __slots__ = ("_said",)
+    __slots__ = ("_said", "_by_id")
 
     def __init__(self) -> None:
         self._said: dict[Phrase, str] = {}
+        # the same phrase object comes back for most rows (page_placements makes one per
+        # kind): found by identity first, without hashing its parameters; the entry keeps
+        # the phrase alive, so its id is not reused while the page is made
+        self._by_id: dict[int, tuple[Phrase, str]] = {}
 
     def __call__(self, phrase: Phrase) -> str:
+        known = self._by_id.get(id(phrase))
+        if known is not None:
+            return known[1]
         said = self._said.get(phrase)
         if said is None:
             said = self._said[phrase] = speak(phrase)
+        self._by_id[id(phrase)] = (phrase, said)
         return said
 
 

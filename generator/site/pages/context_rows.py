@@ -3,9 +3,10 @@ context has ~100 selected entries (each with its discovery paths) and ~900 exclu
 a macro call per row, or per cell, cost more than the rest of the page together.
 
 One function per row kind, each writing its markup as plainly as a template would: every
-value from the layer or the engine escaped where it enters (:func:`markupsafe.escape`),
-the page's own words translated once a page (:class:`RowWords`), numbers written the
-page's language's way. Cells carry no classes: the stylesheet picks the columns of
+value from the layer or the engine escaped where it enters (:func:`esc`; an anchor,
+:func:`~generator.site.urls.anchor_for`, is made of characters that need none), the page's
+own words translated once a page (:class:`RowWords`), numbers written the page's
+language's way. Cells carry no classes: the stylesheet picks the columns of
 ``table.picked`` and ``table.left-out`` by position. The end tags HTML lets a row leave
 out (``</td>``, ``</tr>``, ``</li>``) are left out: a quarter of an exclusion row's markup.
 """
@@ -118,7 +119,7 @@ def selected_row(e: ContextEntry, anchor: str, href: str | None, rule: str | Non
               "</div>") if rule is not None else ""
     paths = "\n".join(discovery_line(d, via_href(d.via) if d.via else None, words)
                       for d in e.discovered_by)
-    return (f'<tr id="{esc(anchor)}"><td>{_label(e.uri, e.title, href)}{req}'
+    return (f'<tr id="{anchor}"><td>{_label(e.uri, e.title, href)}{req}'
             f"{_facts(e.facts, fact_names)}"
             f"<td>{words.number(e.relevance)}<td>{words.number(e.confidence)}"
             f"<td>{words.count(e.cost_tokens)}<td>{e.depth}"
@@ -130,7 +131,7 @@ def excluded_row(anchor: str, uri: str, title: str | None, href: str | None, cos
     """An excluded entry: its name, cost and relevance, and what is particular to it (its
     group's sentence says the rest). Its identifier without the scheme, as the paths' links
     name objects (a large context has ~900 of these rows)."""
-    return (f'<tr id="{esc(anchor)}"><td>{_label(uri, title, href, short_uri(uri))}<td>{words.count(cost)}'
+    return (f'<tr id="{anchor}"><td>{_label(uri, title, href, short_uri(uri))}<td>{words.count(cost)}'
             f"<td>{words.number(relevance)}<td>{particular}\n")
 
 
