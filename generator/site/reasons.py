@@ -78,13 +78,15 @@ _SHAPES: dict[tuple[ExclusionReason, frozenset[str]], str] = {
     (ExclusionReason.budget, frozenset({"n", "used", "limit", "low"})): "budget bound",
     (ExclusionReason.budget, frozenset({"n", "used", "limit", "low", "searches"})): "budget past",
     (ExclusionReason.depth, frozenset({"n", "how", "max_depth"})): "depth",
-    (ExclusionReason.relevance, frozenset({"how", "relevance", "floor", "to_include"})): "relevance",
+    (ExclusionReason.relevance,
+     frozenset({"how", "relevance", "floor", "to_include"})): "relevance",
     (ExclusionReason.stale, frozenset({"status"})): "stale",
     (ExclusionReason.superseded, frozenset({"later", "earlier"})): "superseded",
 }
 
 
-def reason_sentence(reason: ExclusionReason, request: CompileRequest, used: int | None = None) -> str:
+def reason_sentence(reason: ExclusionReason, request: CompileRequest,
+                    used: int | None = None) -> str:
     """The group's shared sentence, translated, with the request's limits filled in
     (``used``: what most of a budget group's rows were refused at, :func:`usual_spent`)."""
     hops = request.max_depth + 1

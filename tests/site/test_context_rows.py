@@ -29,7 +29,8 @@ from generator.workspace import Workspace
 DEMO_REQUESTS = [dict(issue="I0201"), dict(issue="I0201", budget_tokens=2000),
                  dict(issue="I0201", floor=0.7), dict(issue="I0104", budget_tokens=900),
                  dict(milestone="offline-reads", budget_tokens=3000, floor=0.5),
-                 dict(issue="I0203"), dict(milestone="export-history"), dict(issue="I0201", max_depth=0)]
+                 dict(issue="I0203"), dict(milestone="export-history"),
+                 dict(issue="I0201", max_depth=0)]
 
 
 def _text(html: str) -> str:
@@ -72,7 +73,8 @@ def _check_rows(ws, answers) -> set[str]:
             if x.reason is not ExclusionReason.unresolved:
                 groups.setdefault((x.tier, x.reason), []).append((x, *params_of(x)))
         for (_tier, reason), rows in groups.items():
-            used = usual_spent(p for _x, _ph, p in rows) if reason is ExclusionReason.budget else None
+            budget = reason is ExclusionReason.budget
+            used = usual_spent(p for _x, _ph, p in rows) if budget else None
             sentence = reason_sentence(reason, answer.request, used)
             for x, phrase, p in rows:
                 shape = particular.shape(x, phrase, p)
@@ -87,7 +89,8 @@ def _check_rows(ws, answers) -> set[str]:
                 carried = (f"{sentence} {short_uri(x.uri)} {x.cost_tokens:,} "
                            f"{fmt_number(x.relevance)} {said}")
                 lost = [leaf for leaf in _leaves(phrase) if leaf not in carried]
-                assert not lost, f"{x.uri}: {lost} of {x.detail!r} are neither in {said!r} nor the group's sentence"
+                assert not lost, (f"{x.uri}: {lost} of {x.detail!r} are neither in {said!r} "
+                                  "nor the group's sentence")
     return seen
 
 
@@ -162,13 +165,15 @@ def test_the_view_is_deterministic(ws):
     page = urls.context_page(key.kind, key.identity)
     one, two = context_view(kit, key, answer, page), context_view(kit, key, answer, page)
     assert [str(g.rows) for g in one["excluded"]] == [str(g.rows) for g in two["excluded"]]
-    assert [str(g.rows) for _t, g in one["tiers"] if g] == [str(g.rows) for _t, g in two["tiers"] if g]
+    selected = [[str(g.rows) for _t, g in view["tiers"] if g] for view in (one, two)]
+    assert selected[0] == selected[1]
 
 
 def test_the_pages_placements_are_the_engines(ws, real_layer):
     """The page places a row outside the task plan by its kind alone, once per kind: the
     rule it says must be the one the engine's placements_of gives, for every row."""
-    for index, answers in ((ws.index, list(_answers(ws, DEMO_REQUESTS))), _real_answers(real_layer)):
+    demo = (ws.index, list(_answers(ws, DEMO_REQUESTS)))
+    for index, answers in (demo, _real_answers(real_layer)):
         for answer in answers:
             engine, page = placements_of(answer, index), page_placements(answer, index)
             assert page.keys() == engine.keys()

@@ -80,7 +80,8 @@ def test_exclusions_are_grouped_by_tier_and_reason_with_the_shared_sentence_once
 
 def _particular_cells(page: str) -> list[str]:
     """The last cell of every excluded row: what is particular to its entry."""
-    return re.findall(r'<tr id="x-[^"]+"><td>.*?<td>.*?<td>.*?<td>(.*?)\n', _section(page, "excluded"))
+    return re.findall(r'<tr id="x-[^"]+"><td>.*?<td>.*?<td>.*?<td>(.*?)\n',
+                      _section(page, "excluded"))
 
 
 def test_particular_cells_hold_no_literal_backticks(page):

@@ -23,8 +23,8 @@ from ...engine.numbers import fmt_number
 from ..i18n import DEFAULT_LANGUAGE, _, format_count, format_number, language
 from ..templating import said_text
 
-__all__ = ["RowWords", "selected_row", "excluded_row", "discovery_line", "esc", "short_uri", "structural_item",
-           "joined"]
+__all__ = ["RowWords", "selected_row", "excluded_row", "discovery_line", "esc", "short_uri",
+           "structural_item", "joined"]
 
 
 _SPECIAL = re.compile(r"[&<>\"']")
@@ -131,7 +131,8 @@ def excluded_row(anchor: str, uri: str, title: str | None, href: str | None, cos
     """An excluded entry: its name, cost and relevance, and what is particular to it (its
     group's sentence says the rest). Its identifier without the scheme, as the paths' links
     name objects (a large context has ~900 of these rows)."""
-    return (f'<tr id="{anchor}"><td>{_label(uri, title, href, short_uri(uri))}<td>{words.count(cost)}'
+    return (f'<tr id="{anchor}"><td>{_label(uri, title, href, short_uri(uri))}'
+            f"<td>{words.count(cost)}"
             f"<td>{words.number(relevance)}<td>{particular}\n")
 
 
