@@ -1,33 +1,46 @@
-"""The sentences a context page says once per group of exclusions: what one reason means
-for every row under it, so each row carries only what is particular to its entry.
+"""The sentences a context page says once per group of exclusions — what one reason means
+for every row under it — and what each row then says: only what is particular to its
+entry, taken from the parameters of the engine's detail phrase (the JSON keeps the whole
+detail sentence).
 
 Whole sentences with named placeholders, marked for the catalogue (``N_``) and translated
-when a page is rendered (:func:`reason_sentence`), so a translation can reorder them.
+when a page is rendered, so a translation can reorder them.
 """
 
 from __future__ import annotations
 
-from ..engine.models import CompileRequest, ExclusionReason
+from collections import Counter
+from typing import Callable, Iterable, Mapping
+
+from markupsafe import Markup
+
 from ..engine import refits
-from .i18n import N_, _, format_count, format_number, ngettext
+from ..engine.models import CompileRequest, Excluded, ExclusionReason
+from ..phrases import Phrase
+from .i18n import N_, _, format_count, format_number, ngettext, speak, speak_or
+from .templating import inline_code
 
-__all__ = ["REASON_SENTENCES", "reason_sentence", "group_heading"]
+__all__ = ["REASON_SENTENCES", "ROW_SENTENCES", "reason_sentence", "group_heading",
+           "Particular", "params_of", "usual_spent"]
 
-#: reason -> what every row excluded for it has in common.
+#: reason -> what every row excluded for it has in common (budget: the sums most of the
+#: group's rows were refused at, said once; the depth that brings the group in).
 REASON_SENTENCES: dict[ExclusionReason, str] = {
     ExclusionReason.budget: N_(
-        "The budget is spent in tier order, first fit, with the required entries reserved "
-        "first: each of these did not fit in what the entries before it had left. A row says "
-        "what was spent or reserved when it was refused and a budget that brings it in; "
-        "where it also names a bound, the least budget lies between the two, because earlier "
-        "entries that then fit take the room first (the least is searched for in an "
-        "answer's first {allowance} refusals)."),
+        "The budget of {limit} tokens is spent in tier order, first fit, with the required "
+        "entries reserved first: each of these did not fit in what the entries before it had "
+        "left, {used} of the {limit} being spent or reserved when it was refused unless its "
+        "row says otherwise. A row says a budget that brings it in: the least, unless the row "
+        "also names a bound below which none can; then the least lies between the two, because "
+        "earlier entries that then fit take the room first. The least is searched for in an "
+        "answer's first {allowance} refusals; a row past them says \"not searched\"."),
     ExclusionReason.relevance: N_(
         "Reached at a relevance below the request's floor of {floor}: each row says how it "
         "was reached and the floor that brings it in."),
-    ExclusionReason.depth: N_(
-        "Reached one hop beyond the request's max_depth of {max_depth}: each row says how, "
-        "and the max_depth that brings it in."),
+    # said through ngettext, in the form the language gives the hops (reason_sentence)
+    ExclusionReason.depth: (
+        "Reached {hops} hops from a seed, one beyond the request's max_depth of {max_depth}: "
+        "each row says how; a max_depth of {hops} brings it in."),
     ExclusionReason.stale: N_(
         "The layer itself says these are not the current thing (their status is deprecated "
         "or superseded); a seed naming one would keep it."),
@@ -39,12 +52,57 @@ REASON_SENTENCES: dict[ExclusionReason, str] = {
         "should fix."),
 }
 
+#: What a row says, by the shape of its detail phrase: the parameters it carries that its
+#: group's sentence does not. ``spent`` forms are for a row refused at other sums than
+#: the group's usual ones. A depth row says only how it was reached (its ``how``), a
+#: budget row whose budget is the least only that budget (a number).
+ROW_SENTENCES: dict[str, str] = {
+    "budget bound": N_("{n}; none below {low}"),
+    "budget past": N_("{n}; none below {low} (not searched)"),
+    "budget spent": N_("{used} spent or reserved when refused; a budget of {n} brings it in"),
+    "budget bound spent": N_("{used} spent or reserved when refused; a budget of {n} brings it "
+                             "in, none below {low}"),
+    "budget past spent": N_("{used} spent or reserved when refused; a budget of {n} brings it "
+                            "in, none below {low} (not searched)"),
+    "relevance": N_("{how}; a floor of {to_include} brings it in"),
+    "relevance shown": N_("{how}, at relevance {relevance}; a floor of {to_include} brings it "
+                          "in"),
+    "stale": N_("it declares status `{status}`"),
+    "superseded": N_("`{later}` supersedes it"),
+}
 
-def reason_sentence(reason: ExclusionReason, request: CompileRequest) -> str:
-    """The group's shared sentence, translated, with the request's limits filled in."""
-    return _(REASON_SENTENCES[reason]).format(
+#: The parameter names of each detail phrase the engine makes (generator/engine/budget.py:
+#: ``budget_detail``, ``request_bound``, ``stale``, ``supersedes``) -> its row's shape.
+_SHAPES: dict[tuple[ExclusionReason, frozenset[str]], str] = {
+    (ExclusionReason.budget, frozenset({"n", "used", "limit"})): "budget",
+    (ExclusionReason.budget, frozenset({"n", "used", "limit", "low"})): "budget bound",
+    (ExclusionReason.budget, frozenset({"n", "used", "limit", "low", "searches"})): "budget past",
+    (ExclusionReason.depth, frozenset({"n", "how", "max_depth"})): "depth",
+    (ExclusionReason.relevance,
+     frozenset({"how", "relevance", "floor", "to_include"})): "relevance",
+    (ExclusionReason.stale, frozenset({"status"})): "stale",
+    (ExclusionReason.superseded, frozenset({"later", "earlier"})): "superseded",
+}
+
+
+def reason_sentence(reason: ExclusionReason, request: CompileRequest,
+                    used: int | None = None) -> str:
+    """The group's shared sentence, translated, with the request's limits filled in
+    (``used``: what most of a budget group's rows were refused at, :func:`usual_spent`)."""
+    hops = request.max_depth + 1
+    if reason is ExclusionReason.depth:  # the form the language's rule picks for the hops
+        template = ngettext(
+            "Reached {hops} hop from a seed, one beyond the request's max_depth of {max_depth}: "
+            "each row says how; a max_depth of {hops} brings it in.",
+            "Reached {hops} hops from a seed, one beyond the request's max_depth of "
+            "{max_depth}: each row says how; a max_depth of {hops} brings it in.", hops)
+    else:
+        template = _(REASON_SENTENCES[reason])
+    return template.format(
         allowance=format_count(refits.MAX_REFIT_SEARCHES), floor=format_number(request.floor),
-        max_depth=format_count(request.max_depth))
+        max_depth=format_count(request.max_depth), hops=format_count(hops),
+        limit=format_count(request.budget_tokens),
+        used=format_count(used) if used is not None else "")
 
 
 def group_heading(count: int, tokens: int) -> str:
@@ -52,3 +110,91 @@ def group_heading(count: int, tokens: int) -> str:
     written the page's language's way (Czech ``98 210``)."""
     return ngettext("{count} entry worth {tokens} tokens", "{count} entries worth {tokens} tokens",
                     count).format(count=format_count(count), tokens=format_count(tokens))
+
+
+def usual_spent(params: Iterable[Mapping[str, object]]) -> int | None:
+    """The sum most of a budget group's rows were refused at (the first such, on a tie),
+    which the group says once; None when no row's detail says one. ``params``: each row's
+    detail phrase's parameters (``{}`` for a row read back without its phrase)."""
+    counted = Counter(p.get("used") for p in params)
+    counted.pop(None, None)
+    return counted.most_common(1)[0][0] if counted else None
+
+
+def params_of(x: Excluded) -> tuple[Phrase | None, dict]:
+    """An exclusion's detail phrase and its parameters by name, read once per row."""
+    phrase = x.phrase
+    return phrase, dict(phrase.params) if phrase is not None else {}
+
+
+class Particular:
+    """Says, for one page, what each row of a group says beyond its group's sentence: the
+    row sentences translated once, each row's values in them."""
+
+    __slots__ = ("request", "_templates", "_said", "_count", "_number")
+
+    def __init__(self, request: CompileRequest, count: Callable[[int], str] = format_count,
+                 number: Callable[[float], str] = format_number) -> None:
+        self.request = request
+        self._templates = {shape: _(t) for shape, t in ROW_SENTENCES.items()}
+        self._said: dict[Phrase, str] = {}
+        self._count = count
+        self._number = number
+
+    def shape(self, x: Excluded, phrase: Phrase | None, p: Mapping[str, object]) -> str | None:
+        """The row's shape (``p``: its phrase's parameters), or None when its detail is not
+        one this page knows (then the row says the whole detail, and nothing is lost)."""
+        if phrase is None:
+            return None
+        shape = _SHAPES.get((x.reason, frozenset(p)))
+        req = self.request
+        if shape is None:
+            return None
+        if shape.startswith("budget"):
+            return shape if p["limit"] == req.budget_tokens else None
+        if shape == "depth":
+            ok = p["max_depth"] == req.max_depth and p["n"] == req.max_depth + 1
+            return shape if ok and isinstance(p["how"], Phrase) else None
+        if shape == "relevance":
+            if p["floor"] != req.floor or not isinstance(p["how"], Phrase):
+                return None
+            return shape if p["relevance"] == x.relevance else "relevance shown"
+        if shape == "superseded":
+            return shape if p["earlier"] == x.uri else None
+        return shape
+
+    def __call__(self, x: Excluded, phrase: Phrase | None, p: Mapping[str, object],
+                 used: int | None) -> Markup:
+        """What the row of ``x`` says, in the page's language (``phrase``, ``p``: its detail
+        and the detail's parameters, :func:`params_of`): its particular part where the
+        group's sentence (with ``used``, the group's usual sum) says the rest, else the
+        engine's whole detail sentence."""
+        shape = self.shape(x, phrase, p)
+        if shape is None:
+            return inline_code(speak_or(phrase, x.detail))
+        if shape == "depth":
+            return inline_code(self._speak(p["how"]))
+        count = self._count
+        if shape.startswith("budget"):
+            if p["used"] != used:
+                shape += " spent"
+            elif shape == "budget":
+                return Markup(count(p["n"]))
+            values = {"n": count(p["n"]), "used": count(p["used"]),
+                      "low": count(p["low"]) if "low" in p else ""}
+        elif shape.startswith("relevance"):
+            values = {"how": self._speak(p["how"]), "to_include": self._number(p["to_include"]),
+                      "relevance": self._number(p["relevance"])}
+        else:  # stale, superseded: names, said as they are
+            values = p
+        return inline_code(self._templates[shape].format_map(values))
+
+    def _speak(self, phrase: Phrase) -> str:
+        """A nested phrase (how an entry was reached) said once a page; the identifier it
+        came from without its scheme, as the page's links name objects."""
+        said = self._said.get(phrase)
+        if said is None:
+            short = tuple((k, v.split("://", 1)[-1] if k == "uri" and isinstance(v, str) else v)
+                          for k, v in phrase.params)
+            said = self._said[phrase] = speak(Phrase(phrase.template, short, phrase.plural))
+        return said

@@ -55,6 +55,8 @@ def inline_code(text: str | None) -> Markup:
     nothing in the text can become markup but the ``<code>`` this adds."""
     if text is None:
         return Markup("")
+    if "`" not in text:  # most sentences quote nothing: no pattern to run
+        return escape(text)
     return Markup(_INLINE_CODE.sub(r"<code>\1</code>", str(escape(text))))
 
 

@@ -58,25 +58,33 @@ def test_a_budget_exclusion_is_said_in_czech_with_czech_numbers(ws, kit, key):
     p = dict(budget[0].phrase.params)
     used, limit, needed = (f"{p[k]:,}".replace(",", NBSP) for k in ("used", "limit", "n"))
     text = _page(kit, key, answer)
-    assert f"už utraceno nebo rezervováno {used} z {limit}; rozpočet {needed} tokenů ho přivede " \
-           "dovnitř" in text
-    assert "already spent or reserved" not in text
+    # the group says the sums once, the row the budget that brings it in
+    assert f"Rozpočet {limit} tokenů se utrácí v pořadí úrovní" in text
+    assert (f"bylo utraceno nebo rezervováno {used} z {limit}, pokud její řádek neuvádí "
+            "jinak") in text
+    assert "Řádek uvádí rozpočet, který ji přivede dovnitř" in text
+    low = f"{p['low']:,}".replace(",", NBSP) if "low" in p else None
+    assert (f"{needed}; žádný pod {low}" if low else needed) in text
+    assert not [w for w in ("brings it in", "spent or reserved", "none below") if w in text]
     # the group's heading and shared sentence write their numbers the Czech way too
     assert re.search(r"\d+ položk\w* za \d{1,3}(\u00a0\d{3})+ tokenů", text)
     assert not re.search(r"položk\w* za \d+,\d{3}", text)
-    # the English page says the wire's sentence, byte for byte
-    assert budget[0].detail in _page(kit, key, answer, "en")
+    # the English page says the same facts, the group's sentence and the row's together
+    english = _page(kit, key, answer, "en")
+    assert (f"{p['n']:,}; none below {p['low']:,}" if "low" in p else f"{p['n']:,}") in english
+    assert f"{p['used']:,} of the {p['limit']:,} being spent or reserved" in english
 
 
 def test_the_context_pages_engine_sentences_are_czech(ws, kit, key):
     answer = compile_context(ws.index, CompileInput(issue=key.identity))
     text = _page(kit, key, answer)
-    for czech in ("jmenovaný v požadavku", "kroky od výchozího bodu (po hraně ",
-                  "o jeden za max_depth 3; max_depth 4 ho přivede dovnitř",
+    for czech in ("jmenovaný v požadavku", "po hraně ",
+                  "Dosaženo po 4 krocích od výchozího bodu, o jeden za max_depth požadavku 3: "
+                  "každý řádek uvádí jak; max_depth 4 ho přivede dovnitř.",
                   "jeden objekt dosažený 2 cestami:", "podle druhu: adr → decision",
                   "nedostupné: není to pracovní kopie gitu", "uvádí ho"):
         assert czech in text, czech
-    for english in ("named in the request", "hops from a seed", "discovery paths",
+    for english in ("named in the request", "hops from a seed", "discovery paths", "along ",
                     "by kind:", "not a git checkout", "and not held"):
         assert english not in text, english
     # the budget picture's tooltips: Czech plural forms and grouping

@@ -58,26 +58,36 @@ def test_the_tier_column_says_cut_for_budget(page):
 
 
 def test_an_excluded_row_shows_the_title_then_the_identifier(page):
+    # the identifier without its scheme, as the paths' links name objects
     assert ('<tr id="x-adr~2Fadr-0003"><td><a href="../../objects/adr/adr-0003.html">The cache '
             'keeps the last reading of each station, and expires it after ten minutes</a> '
-            '<span class="sub uri">majordomus://adr/adr-0003</span></td>') in page
+            '<span class="uri">adr/adr-0003</span><td>') in page
 
 
 def test_exclusions_are_grouped_by_tier_and_reason_with_the_shared_sentence_once(page):
     excluded = _section(page, "excluded")
-    sentence = "Reached one hop beyond the request&#39;s max_depth of 3: each row says how"
+    sentence = ("Reached 4 hops from a seed, one beyond the request&#39;s max_depth of 3: each "
+                "row says how; a max_depth of 4 brings it in.")
     groups = excluded.count("<h3>")
     assert groups >= 2 and excluded.count(sentence) == excluded.count("reason-depth\">depth")
     rows = re.findall(r'<tr id="x-[^"]+"><td>', excluded)
     assert len(rows) == 10  # every exclusion still listed, one compact row each
     # an untitled entry is named by its identifier without the scheme
-    assert '>implementation/lib/fetch.py</a></td>' in excluded
+    assert '>implementation/lib/fetch.py</a><td>' in excluded
+    # a row says only what is particular to it: how it was reached, not the group's sentence
+    assert "hops from a seed" not in excluded.split(sentence)[1].split("<h3>")[0]
 
 
-def test_detail_cells_hold_no_literal_backticks(page):
-    cells = re.findall(r'<td class="detail">(.*?)</td>', page, re.S)
+def _particular_cells(page: str) -> list[str]:
+    """The last cell of every excluded row: what is particular to its entry."""
+    return re.findall(r'<tr id="x-[^"]+"><td>.*?<td>.*?<td>.*?<td>(.*?)\n',
+                      _section(page, "excluded"))
+
+
+def test_particular_cells_hold_no_literal_backticks(page):
+    cells = _particular_cells(page)
     assert cells and not [c for c in cells if "`" in c]
-    assert "along <code>tracks</code> from majordomus://document/README.md" in page
+    assert "<td>along <code>tracks</code> from document/README.md\n" in page
 
 
 def test_numbers_in_the_budget_prose_are_thousands_separated(page):

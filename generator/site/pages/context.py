@@ -22,10 +22,12 @@ import base64
 import json
 import zlib
 from collections import Counter
-from typing import Mapping
+from typing import Callable, Mapping, NamedTuple
 
-from ...engine.models import TIER_ORDER, CompiledContext, ExclusionReason
-from ...engine.policy import Placement, placements_of
+from markupsafe import Markup
+
+from ...engine.models import TIER_ORDER, CompiledContext, ContextEntry, ExclusionReason
+from ...engine.policy import Placement, placement, task_plan
 from ...errors import BuildError
 from ...gitinfo import working_tree_words
 from ...jsonio import canonical_json
@@ -33,36 +35,47 @@ from ...pack import pack_text
 from ...phrases import Phrase
 from .. import urls
 from ..contexts import ContextKey
-from ..i18n import N_, _, format_count, format_number, speak
-from ..reasons import group_heading, reason_sentence
-from ..templating import said_text
+from ..i18n import N_, _, format_count, speak
+from ..reasons import Particular, group_heading, params_of, reason_sentence, usual_spent
+from ..templating import inline_code, said_text
 from ..svg import budget_bar
+from .context_rows import RowWords, esc, excluded_row, joined, selected_row, structural_item
 from .kit import PageKit
 
 __all__ = ["context_view", "context_files", "pack_files", "pack_paths", "ExclusionGroup",
-           "exclusion_groups"]
+           "SelectedGroup", "exclusion_groups", "selected_groups"]
 
 
 def context_view(kit: PageKit, key: ContextKey, answer: CompiledContext, page: str) -> dict:
-    """What the context page shows, with every link made relative to ``page``."""
-    href = kit.object_href
-    by_tier: dict[str, list] = {t.value: [] for t in TIER_ORDER}
+    """What the context page shows, with every link made relative to ``page``; the rows of
+    the selected and excluded tables rendered (:mod:`.context_rows`)."""
+    hrefs: dict[str, str | None] = {}
+    objects = kit.index.objects
+    # a context page (contexts/<kind>/<id>.html) shares no directory with the object
+    # pages (objects/...): every link to one goes up to the root and down again
+    up = urls.relative(page, "index.html")[: -len("index.html")]
+
+    def href(uri: str) -> str | None:
+        # a uri is linked from many rows and paths of one page: its href is made once
+        made = hrefs.get(uri, False)
+        if made is False:
+            made = hrefs[uri] = up + urls.object_page(uri) if uri in objects else None
+        return made
+
+    placed = page_placements(answer, kit.index)
+    missing = _("not held by the layer")
+    rules = _RuleWords()
+    words = RowWords()
+    fact_names = {k: _(v) for k, v in FACT_NAMES.items()}
     required_by_tier: Counter[str] = Counter()
     for e in answer.selected:
         if e.required:
             required_by_tier[e.tier.value] += e.cost_tokens
-        by_tier[e.tier.value].append({
-            "e": e,
-            "anchor": urls.anchor_for(e.uri),
-            "href": href(page, e.uri),
-            "paths": [{"d": d, "via_href": href(page, d.via) if d.via else None}
-                      for d in e.discovered_by],
-        })
-    placed = placements_of(answer, kit.index)
-    excluded, unresolved = exclusion_groups(kit, page, answer, placed)
-    dedup = [{"d": d, "kept_href": href(page, d.kept),
+    tiers = selected_groups(answer, placed, href, rules, words, fact_names)
+    excluded, unresolved = exclusion_groups(kit, page, answer, placed, href, rules)
+    dedup = [{"d": d, "kept_href": href(d.kept),
               "anchor": urls.anchor_for(d.dropped[0]) if d.dropped else None,
-              "dropped": [(u, href(page, u), urls.anchor_for(u)) for u in d.dropped]}
+              "dropped": [(u, href(u), urls.anchor_for(u)) for u in d.dropped]}
              for d in answer.deduplicated]
     return {
         "key": key,
@@ -75,92 +88,200 @@ def context_view(kit: PageKit, key: ContextKey, answer: CompiledContext, page: s
         "pack_script_href": urls.relative(page, urls.context_pack_script(key.kind, key.identity)),
         "pack_name": urls.context_pack(key.kind, key.identity),
         "budget_svg": budget_bar(answer.budget, dict(required_by_tier)),
-        "tiers": [(t, by_tier[t.tier.value]) for t in answer.budget.tiers],
+        "tiers": tiers,
         "excluded": excluded,
-        "excluded_count": sum(len(g.rows) for g in excluded),
+        "excluded_count": sum(g.count for g in excluded),
         "unresolved": unresolved,
         "dedup_semantic": [d for d in dedup if d["d"].dropped],
         "dedup_structural": [d for d in dedup if not d["d"].dropped],
-        "reason_counts": Counter(x.reason.value for x in answer.excluded),
-        "tier_rules": {uri: speak(p.phrase) for uri, p in placed.items()},
-        "fact_names": {k: _(v) for k, v in FACT_NAMES.items()},
+        "dedup_structural_items": joined(
+            structural_item(d["d"].kept, d["kept_href"], said_text(d["d"]), missing)
+            for d in dedup if not d["d"].dropped),
         "working_tree": working_tree_words(answer.git.working_tree),
         "excluded_tokens": sum(x.cost_tokens for x in answer.excluded),
     }
+
+
+def page_placements(answer: CompiledContext, index) -> dict[str, Placement]:
+    """uri -> its placement, for every selected and excluded row, as
+    :func:`~generator.engine.policy.placements_of` gives it — made once per kind for the
+    rows outside the request's task plan, whose placement only their kind decides (a large
+    context has ~1,000 rows and a dozen kinds; tests/site/test_context_rows.py checks the
+    two agree on every row)."""
+    plan = task_plan(index, (s.uri for s in answer.seeds if s.kind not in ("path", "intent")))
+    in_plan = plan.seeds | plan.follows.keys()
+    by_kind: dict[str | None, Placement] = {}
+    out: dict[str, Placement] = {}
+
+    def place(uri: str, kind: str | None) -> None:
+        if uri in out:
+            return
+        if uri in in_plan:
+            out[uri] = placement(uri, kind, plan)
+            return
+        made = by_kind.get(kind)
+        if made is None:
+            made = by_kind[kind] = placement(uri, kind, plan)
+        out[uri] = made
+
+    for e in answer.selected:
+        place(e.uri, e.kind)
+    for x in answer.excluded:
+        place(x.uri, x.kind or _kind_of_uri(x.uri))
+    return out
+
+
+def _kind_of_uri(uri: str) -> str | None:
+    # an unresolved row has no kind: the identifier it would have had names one (as the
+    # engine's placements_of reads it)
+    head, sep, rest = uri.partition("://")
+    return rest.split("/", 1)[0] if sep and "/" in rest else None
 
 
 #: The facts the engine adds to an entry (the layer's own fields are shown as they are).
 FACT_NAMES = {"state": N_("state")}
 
 
+def selected_groups(answer: CompiledContext, placed: Mapping[str, Placement],
+                    href: Callable[[str], str | None], rules: Callable[[Phrase], str],
+                    words: RowWords, fact_names: Mapping[str, str]) -> list[tuple]:
+    """``(tier spend, SelectedGroup or None)`` per tier in spend order: a tier's selected
+    entries under the rule most of them were placed by, said once (a row says its own
+    where it differs), their rows rendered."""
+    by_tier: dict[str, list[ContextEntry]] = {t.value: [] for t in TIER_ORDER}
+    for e in answer.selected:
+        by_tier[e.tier.value].append(e)
+    tiers = []
+    for t in answer.budget.tiers:
+        entries = by_tier[t.tier.value]
+        if not entries:
+            tiers.append((t, None))
+            continue
+        said = [rules(placed[e.uri].phrase) for e in entries]
+        usual = Counter(said).most_common(1)[0][0]
+        line = (_("Placed in the tier by: {rules}.") if said.count(usual) == len(said) else
+                _("Placed in the tier by: {rule}, unless a row says otherwise.")).format(
+                    rules=usual, rule=usual)
+        rows = joined(selected_row(e, urls.anchor_for(e.uri), href(e.uri),
+                                   None if rule == usual else rule, href, fact_names, words)
+                      for e, rule in zip(entries, said))
+        heading = _("{n} · {tokens} tokens").format(n=format_count(len(entries)),
+                                                     tokens=format_count(t.tokens))
+        tiers.append((t, SelectedGroup(heading, line, rows)))
+    return tiers
+
+
+class _RuleWords:
+    """A placement rule said in the page's language, once per rule a page (the engine makes
+    a phrase per entry; most entries of a tier share one)."""
+
+    __slots__ = ("_said", "_by_id")
+
+    def __init__(self) -> None:
+        self._said: dict[Phrase, str] = {}
+        # the same phrase object comes back for most rows (page_placements makes one per
+        # kind): found by identity first, without hashing its parameters; the entry keeps
+        # the phrase alive, so its id is not reused while the page is made
+        self._by_id: dict[int, tuple[Phrase, str]] = {}
+
+    def __call__(self, phrase: Phrase) -> str:
+        known = self._by_id.get(id(phrase))
+        if known is not None:
+            return known[1]
+        said = self._said.get(phrase)
+        if said is None:
+            said = self._said[phrase] = speak(phrase)
+        self._by_id[id(phrase)] = (phrase, said)
+        return said
+
+
+class SelectedGroup(NamedTuple):
+    """One tier's selected entries: their heading (how many, their tokens), the rule that
+    placed them (said once; a row says its own where it differs), and their rendered rows."""
+
+    heading: str
+    rule_line: str
+    rows: Markup
+
+
 class ExclusionGroup:
     """One tier's exclusions of one reason: the sentence they share, said once, and a
-    compact row per entry."""
+    compact row per entry saying what is particular to it."""
 
-    __slots__ = ("tier", "reason", "heading", "sentence", "rules", "rows")
+    __slots__ = ("tier", "reason", "heading", "sentence", "rules", "count", "rows")
+
+    @property
+    def why(self) -> Markup:
+        """The group's sentence, its `quoted` names as code, and the rules that placed its
+        rows in the tier."""
+        placed = _("Placed in the tier by: {rules}.").format(rules=self.rules_text)
+        return Markup(f"{inline_code(self.sentence)} {esc(placed)}")
 
     @property
     def rules_text(self) -> str:
         """``by kind: test → source`` alone, else each rule with its count, most first
         (said in the page's language)."""
         if len(self.rules) == 1:
-            return speak(self.rules[0][0])
-        return "; ".join(_("{rule} ({n})").format(rule=speak(rule), n=format_count(n))
+            return self.rules[0][0]
+        return "; ".join(_("{rule} ({n})").format(rule=rule, n=format_count(n))
                          for rule, n in self.rules)
 
     def __init__(self, tier: str, reason: str, heading: str, sentence: str,
-                 rules: list[tuple[Phrase, int]], rows: list[tuple]) -> None:
+                 rules: list[tuple[str, int]], count: int, rows: Markup) -> None:
         self.tier = tier
         self.reason = reason
         self.heading = heading
         self.sentence = sentence
-        #: the rules that placed the rows in the tier, with how many each (most first)
+        #: the rules that placed the rows in the tier (said), with how many each (most first)
         self.rules = rules
-        #: ``(anchor, href, label, uri or None, cost, relevance, detail)`` per entry: the
-        #: uri only where the label is a title (else it is the label)
+        self.count = count
+        #: the rendered rows (:func:`.context_rows.excluded_row`)
         self.rows = rows
 
 
 def exclusion_groups(kit: PageKit, page: str, answer: CompiledContext,
-                     rules: Mapping[str, Placement]) -> tuple[list[ExclusionGroup], list[tuple]]:
+                     rules: Mapping[str, Placement],
+                     href: Callable[[str], str | None] | None = None,
+                     said_rule: Callable[[Phrase], str] | None = None,
+                     ) -> tuple[list[ExclusionGroup], list[tuple]]:
     """The exclusions grouped by tier and reason in the answer's own order (tier first,
-    then reason), and the unresolved references apart: ``(anchor, uri, tier, detail)``."""
+    then reason), each row saying what is particular to it (:class:`~..reasons.Particular`),
+    and the unresolved references apart: ``(anchor, uri, tier, detail)``."""
     objects = kit.index.objects
+    if href is None:
+        href = lambda uri: kit.object_href(page, uri)  # noqa: E731
+    said_rule = said_rule or _RuleWords()
+    words = RowWords()
+    particular = Particular(answer.request, words.count, words.number)
     groups: list[ExclusionGroup] = []
     unresolved: list[tuple] = []
-    current: tuple | None = None
-    rows: list[tuple] = []
-    counted: Counter[Phrase] = Counter()
-    tokens = 0
-
-    def close() -> None:
-        if current is not None:
-            tier, reason = current
-            groups.append(ExclusionGroup(
-                str(tier), str(reason), group_heading(len(rows), tokens),
-                reason_sentence(reason, answer.request),
-                counted.most_common(), rows))
-
+    runs: list[tuple[tuple, list[tuple]]] = []
     unresolved_reason = ExclusionReason.unresolved
     for x in answer.excluded:
-        detail = said_text(x)
         if x.reason is unresolved_reason:
-            unresolved.append((urls.anchor_for(x.uri), x.uri, str(x.tier), detail))
+            unresolved.append((urls.anchor_for(x.uri), x.uri, str(x.tier), said_text(x)))
             continue
         key = (x.tier, x.reason)
-        if key != current:
-            close()
-            current, rows, counted, tokens = key, [], Counter(), 0
-        held = objects.get(x.uri)
-        title = held.title if held is not None else None
-        href = urls.relative(page, urls.object_page(x.uri)) if held is not None else None
-        # untitled: the identifier without its scheme, as a path's "via" link shows it
-        label = title or x.uri.split("://", 1)[-1]
-        rows.append((urls.anchor_for(x.uri), href, label, x.uri if title else None,
-                     format_count(x.cost_tokens), format_number(x.relevance), detail))
-        counted[rules[x.uri].phrase] += 1
-        tokens += x.cost_tokens
-    close()
+        if not runs or runs[-1][0] != key:
+            runs.append((key, []))
+        runs[-1][1].append((x, *params_of(x)))
+    for (tier, reason), xs in runs:
+        used = usual_spent(p for _x, _ph, p in xs) if reason is ExclusionReason.budget else None
+        counted: Counter[str] = Counter(said_rule(rules[x.uri].phrase) for x, _ph, _p in xs)
+        rows = []
+        tokens = 0
+        for x, phrase, p in xs:
+            held = objects.get(x.uri)
+            rows.append(excluded_row(urls.anchor_for(x.uri), x.uri,
+                                     held.title if held is not None else None,
+                                     href(x.uri) if held is not None else None,
+                                     x.cost_tokens, x.relevance, particular(x, phrase, p, used),
+                                     words))
+            tokens += x.cost_tokens
+        groups.append(ExclusionGroup(
+            str(tier), str(reason), group_heading(len(xs), tokens),
+            reason_sentence(reason, answer.request, used), counted.most_common(), len(xs),
+            joined(rows)))
     return groups, unresolved
 
 
