@@ -23,7 +23,7 @@ from functools import lru_cache
 from string import Formatter
 from typing import Callable, Union
 
-__all__ = ["N_", "Param", "Phrase", "say", "say_n", "param_text", "placeholders"]
+__all__ = ["N_", "Param", "Phrase", "say", "say_n", "reworded", "param_text", "placeholders"]
 
 Param = Union[str, int, float, "Phrase"]
 
@@ -42,14 +42,18 @@ class Phrase:
 
     def __str__(self) -> str:
         if self._english is None:
-            object.__setattr__(self, "_english", self.render(_english_template, _english_param))
+            object.__setattr__(self, "_english", _english_template(self).format_map(
+                {k: _english_param(v) for k, v in self.params}))
         return self._english
 
     def __reduce__(self):
         return (Phrase, (self.template, self.params, self.plural))
 
     def count(self) -> int:
-        return int(dict(self.params)["n"])
+        for name, value in reversed(self.params):  # as dict(params) would: the last one
+            if name == "n":
+                return int(value)
+        raise KeyError("n")
 
     def render(self, choose: Callable[["Phrase"], str],
                param: Callable[[Param], str]) -> str:
@@ -75,6 +79,14 @@ def say_n(singular: str, plural: str, /, n: int, **params: Param) -> Phrase:
     _check(singular, {"n": n, **params})
     _check(plural, {"n": n, **params})
     return Phrase(singular, (("n", n), *params.items()), plural)
+
+
+def reworded(phrase: Phrase, /, **params: Param) -> Phrase:
+    """``phrase``'s sentence with other values for its parameters — the same names, given in
+    the same order — as :func:`say` or :func:`say_n` would make it, without checking the
+    template again: for a sentence made once as a model (its template checked and found by
+    ``make messages`` there) and said many times over."""
+    return Phrase(phrase.template, tuple(params.items()), phrase.plural)
 
 
 @lru_cache(maxsize=4096)
@@ -121,4 +133,9 @@ def _english_number(value: float) -> str:
 
 
 def _english_param(value: Param) -> str:
+    kind = type(value)
+    if kind is str:  # most parameters: said as they are, so said at once
+        return value
+    if kind is int:
+        return f"{value:,}"
     return param_text(value, phrase=str, count="{:,}".format, number=_english_number)
