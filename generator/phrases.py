@@ -41,10 +41,16 @@ class Phrase:
     _english: str | None = field(default=None, compare=False, repr=False)
 
     def __str__(self) -> str:
-        if self._english is None:
-            object.__setattr__(self, "_english", _english_template(self).format_map(
-                {k: _english_param(v) for k, v in self.params}))
-        return self._english
+        text = self._english
+        if text is None:  # render(_english_template, _english_param), written out: it is
+            # said for every row of a large answer (~900), most parameters names
+            template = self.template
+            if self.plural is not None and self.plural != template and self.count() != 1:
+                template = self.plural
+            text = template.format_map({k: v if type(v) is str else _english_param(v)
+                                        for k, v in self.params})
+            object.__setattr__(self, "_english", text)
+        return text
 
     def __reduce__(self):
         return (Phrase, (self.template, self.params, self.plural))
@@ -81,12 +87,14 @@ def say_n(singular: str, plural: str, /, n: int, **params: Param) -> Phrase:
     return Phrase(singular, (("n", n), *params.items()), plural)
 
 
-def reworded(phrase: Phrase, /, **params: Param) -> Phrase:
-    """``phrase``'s sentence with other values for its parameters — the same names, given in
-    the same order — as :func:`say` or :func:`say_n` would make it, without checking the
-    template again: for a sentence made once as a model (its template checked and found by
-    ``make messages`` there) and said many times over."""
-    return Phrase(phrase.template, tuple(params.items()), phrase.plural)
+def reworded(phrase: Phrase, /, *values: Param) -> Phrase:
+    """``phrase``'s sentence with other values for its parameters, given in the order of
+    its own, as :func:`say` or :func:`say_n` would make it — without checking the template
+    again: for a sentence made once as a model (its template checked, and found by ``make
+    messages``, there) and said many times over."""
+    params = tuple([(name, value) for (name, _), value in zip(phrase.params, values,
+                                                               strict=True)])
+    return Phrase(phrase.template, params, phrase.plural)
 
 
 @lru_cache(maxsize=4096)

@@ -379,11 +379,11 @@ def budget_detail(used: int, limit: int, needed: int, sure: bool, low: int,
     One whole sentence per case, so a translation can order each its own way; the count
     is the budget's tokens (English says "tokens" either way, as it always did)."""
     if sure:
-        return reworded(_BUDGET_SURE, n=needed, used=used, limit=limit)
+        return reworded(_BUDGET_SURE, needed, used, limit)
     if past_allowance:  # the allowance, stated where it changes the answer
-        return reworded(_BUDGET_PAST_ALLOWANCE, n=needed, used=used, limit=limit, low=low,
-                        searches=_refits_module.MAX_REFIT_SEARCHES)
-    return reworded(_BUDGET_BOUND, n=needed, used=used, limit=limit, low=low)
+        return reworded(_BUDGET_PAST_ALLOWANCE, needed, used, limit, low,
+                        _refits_module.MAX_REFIT_SEARCHES)
+    return reworded(_BUDGET_BOUND, needed, used, limit, low)
 
 
 def _correction(item) -> Phrase | str:

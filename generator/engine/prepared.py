@@ -68,6 +68,22 @@ class Prepared:
     _by_branch: dict[str, list[LayerObject]] = field(default_factory=dict, repr=False)
     _scope: LRU[tuple[ScopeOffer, ...]] = field(default_factory=lambda: LRU(SCOPE_MEMO_PATHS),
                                                 repr=False)
+    _touching: LRU[dict[str, int]] = field(default_factory=lambda: LRU(SCOPE_MEMO_PATHS),
+                                           repr=False)
+    _sessions_by_count: dict[int, Discovery] = field(default_factory=dict, repr=False)
+
+    def session_discovery(self, n: int, make: Callable[[int], Discovery]) -> Discovery:
+        """How a session changing ``n`` files under the scope is found (``make(n)`` on first
+        use): the same words for every request whose session changed as many."""
+        found = self._sessions_by_count.get(n)
+        if found is None:
+            found = self._sessions_by_count[n] = make(n)
+        return found
+
+    def sessions_touching(self, scope: str) -> dict[str, int]:
+        """session uri -> number of its changed files under ``scope`` (found once per scope
+        path, as :meth:`of_scope`)."""
+        return self._touching.get_or_compute(scope, lambda: self._count_touching(scope))
 
     def of_scope(self, path: str, offers: Callable[[], tuple[ScopeOffer, ...]]
                  ) -> tuple[ScopeOffer, ...]:
@@ -84,8 +100,7 @@ class Prepared:
             self._by_branch[branch] = found
         return found
 
-    def sessions_touching(self, scope: str) -> dict[str, int]:
-        """session uri -> number of its changed files under ``scope``."""
+    def _count_touching(self, scope: str) -> dict[str, int]:
         counts: dict[str, int] = {}
         start = bisect.bisect_left(self.session_files, (scope, ""))
         for path, uri in self.session_files[start:]:

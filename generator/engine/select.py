@@ -24,7 +24,7 @@ from .request import ResolvedRequest
 __all__ = ["Candidate", "Missed", "Selection", "select"]
 
 
-@dataclass
+@dataclass(slots=True)
 class Candidate:
     obj: LayerObject
     relevance: float
@@ -32,10 +32,11 @@ class Candidate:
     tier: Tier
     discoveries: dict[tuple[str, str, str], Discovery] = field(default_factory=dict)
     required: bool = False
+    #: ``obj.uri``, kept (the budget stage sorts and looks up by it ~10 times a row)
+    uri: str = field(init=False)
 
-    @property
-    def uri(self) -> str:
-        return self.obj.uri
+    def __post_init__(self) -> None:
+        self.uri = self.obj.uri
 
 
 @dataclass
@@ -227,22 +228,22 @@ class _Selector:
         chosen = {uri: self.index.objects[uri] for uri in touched}
         if self.branch:
             chosen.update((o.uri, o) for o in self.prep.sessions_of_branch(self.branch))
+        how = say("as a session record")
+        of_branch: Discovery | None = None
         for uri in sorted(chosen, key=self.prep.session_order.__getitem__):
             obj = chosen[uri]
             n = touched.get(uri, 0)
             if n:
-                rel = FIXED_RELEVANCE["session_scope"]
-                reason = say_n("a recorded session that changed {n} file under the declared scope",
-                               "a recorded session that changed {n} files under the declared "
-                               "scope", n=n)
+                discovery = self.prep.session_discovery(n, _session_discovery)
             else:
-                rel = FIXED_RELEVANCE["session_branch"]
-                reason = say("a recorded session of this branch, `{branch}`",
-                             branch=str(self.branch))
-            self.offer(obj, rel, 1, Tier.knowledge,
-                       made(Discovery, reason, selector=Selector.session_state,
-                            reason=str(reason), depth=1, confidence=1.0, weight=rel),
-                       say("as a session record"))
+                if of_branch is None:
+                    rel = FIXED_RELEVANCE["session_branch"]
+                    reason = say("a recorded session of this branch, `{branch}`",
+                                 branch=str(self.branch))
+                    of_branch = made(Discovery, reason, selector=Selector.session_state,
+                                     reason=str(reason), depth=1, confidence=1.0, weight=rel)
+                discovery = of_branch
+            self.offer(obj, discovery.weight, 1, Tier.knowledge, discovery, how)
 
     def intent(self) -> None:
         terms = self.req.terms
@@ -274,6 +275,16 @@ _ALONG = say("along `{edge}` from {uri}", edge="e", uri="u").template
 
 def _along(edge: str, uri: str) -> Phrase:
     return Phrase(_ALONG, (("edge", edge), ("uri", uri)))
+
+
+def _session_discovery(n: int) -> Discovery:
+    """How a session that changed ``n`` files under the scope is found (the same words for
+    every session and request with that count)."""
+    rel = FIXED_RELEVANCE["session_scope"]
+    reason = say_n("a recorded session that changed {n} file under the declared scope",
+                   "a recorded session that changed {n} files under the declared scope", n=n)
+    return made(Discovery, reason, selector=Selector.session_state, reason=str(reason),
+                depth=1, confidence=1.0, weight=rel)
 
 
 def _scope_offers(index: Index, prep: Prepared, path: str) -> tuple[ScopeOffer, ...]:
