@@ -71,8 +71,11 @@ def below_floor(relevance: float, floor: float) -> bool:
     return relevance < floor - FLOOR_TOLERANCE
 
 
+_TIER_RANK = {t: i for i, t in enumerate(Tier)}
+
+
 def _stronger(a: Tier, b: Tier) -> Tier:
-    return a if a.rank <= b.rank else b
+    return a if _TIER_RANK[a] <= _TIER_RANK[b] else b
 
 
 class _Selector:
@@ -96,18 +99,21 @@ class _Selector:
     def offer(self, obj: LayerObject, relevance: float, depth: int, tier: Tier,
               discovery: Discovery, how: Phrase, *, required: bool = False) -> bool:
         """Add or merge a candidate; below the floor it is only recorded. True if offered."""
-        is_seed = obj.uri in self.req.object_seeds
-        keep_anyway = required or is_seed or (is_blocking_rule(obj) and not is_stale(obj))
-        if below_floor(relevance, self.floor) and not keep_anyway:
-            missed = self.below.get(obj.uri)
+        uri = obj.uri
+        # below the floor, unless required, a seed or a blocking rule in force (asked only
+        # then: most offers meet the floor)
+        if below_floor(relevance, self.floor) and not (
+                required or uri in self.req.object_seeds
+                or (is_blocking_rule(obj) and not is_stale(obj))):
+            missed = self.below.get(uri)
             if missed is None or relevance > missed.relevance or (
                     relevance == missed.relevance and depth < missed.depth):
-                self.below[obj.uri] = Missed(obj, relevance, depth, tier, discovery.via, how)
+                self.below[uri] = Missed(obj, relevance, depth, tier, discovery.via, how)
             return False
-        cand = self.candidates.get(obj.uri)
+        cand = self.candidates.get(uri)
         if cand is None:
             cand = Candidate(obj, relevance, depth, tier)
-            self.candidates[obj.uri] = cand
+            self.candidates[uri] = cand
         else:
             cand.relevance = max(cand.relevance, relevance)
             cand.depth = min(cand.depth, depth)
