@@ -42,8 +42,8 @@ class Phrase:
 
     def __str__(self) -> str:
         text = self._english
-        if text is None:  # render(_english_template, _english_param), written out: it is
-            # said for every row of a large answer (~900), most parameters names
+        if text is None:  # said for every row of a large answer (~900): written out, most
+            # parameters names; the plural form when the count asks for it
             template = self.template
             if self.plural is not None and self.plural != template and self.count() != 1:
                 template = self.plural
@@ -110,12 +110,6 @@ def _check(template: str, params: dict[str, Param]) -> None:
     missing = placeholders(template) - params.keys()
     if missing:
         raise KeyError(f"{template!r} needs {sorted(missing)}")
-
-
-def _english_template(phrase: Phrase) -> str:
-    if phrase.plural is not None and phrase.count() != 1:
-        return phrase.plural
-    return phrase.template
 
 
 def param_text(value: Param, *, phrase: Callable[["Phrase"], str],

@@ -15,7 +15,6 @@ from hypothesis import strategies as st
 from generator.engine import GitInfo, compile_context, parse_input
 from generator.engine.models import (
     ContextEntry,
-    Deduplicated,
     Discovery,
     EntryProvenance,
     Excluded,
