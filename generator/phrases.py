@@ -23,7 +23,7 @@ from functools import lru_cache
 from string import Formatter
 from typing import Callable, Union
 
-__all__ = ["N_", "Param", "Phrase", "say", "say_n", "param_text", "placeholders"]
+__all__ = ["N_", "Param", "Phrase", "say", "say_n", "reworded", "param_text", "placeholders"]
 
 Param = Union[str, int, float, "Phrase"]
 
@@ -41,15 +41,25 @@ class Phrase:
     _english: str | None = field(default=None, compare=False, repr=False)
 
     def __str__(self) -> str:
-        if self._english is None:
-            object.__setattr__(self, "_english", self.render(_english_template, _english_param))
-        return self._english
+        text = self._english
+        if text is None:  # said for every row of a large answer (~900): written out, most
+            # parameters names; the plural form when the count asks for it
+            template = self.template
+            if self.plural is not None and self.plural != template and self.count() != 1:
+                template = self.plural
+            text = template.format_map({k: v if type(v) is str else _english_param(v)
+                                        for k, v in self.params})
+            object.__setattr__(self, "_english", text)
+        return text
 
     def __reduce__(self):
         return (Phrase, (self.template, self.params, self.plural))
 
     def count(self) -> int:
-        return int(dict(self.params)["n"])
+        for name, value in reversed(self.params):  # as dict(params) would: the last one
+            if name == "n":
+                return int(value)
+        raise KeyError("n")
 
     def render(self, choose: Callable[["Phrase"], str],
                param: Callable[[Param], str]) -> str:
@@ -77,6 +87,16 @@ def say_n(singular: str, plural: str, /, n: int, **params: Param) -> Phrase:
     return Phrase(singular, (("n", n), *params.items()), plural)
 
 
+def reworded(phrase: Phrase, /, *values: Param) -> Phrase:
+    """``phrase``'s sentence with other values for its parameters, given in the order of
+    its own, as :func:`say` or :func:`say_n` would make it — without checking the template
+    again: for a sentence made once as a model (its template checked, and found by ``make
+    messages``, there) and said many times over."""
+    params = tuple([(name, value) for (name, _), value in zip(phrase.params, values,
+                                                               strict=True)])
+    return Phrase(phrase.template, params, phrase.plural)
+
+
 @lru_cache(maxsize=4096)
 def placeholders(template: str) -> frozenset[str]:
     """The parameter names ``template`` uses (a translation must use the same ones).
@@ -90,12 +110,6 @@ def _check(template: str, params: dict[str, Param]) -> None:
     missing = placeholders(template) - params.keys()
     if missing:
         raise KeyError(f"{template!r} needs {sorted(missing)}")
-
-
-def _english_template(phrase: Phrase) -> str:
-    if phrase.plural is not None and phrase.count() != 1:
-        return phrase.plural
-    return phrase.template
 
 
 def param_text(value: Param, *, phrase: Callable[["Phrase"], str],
@@ -121,4 +135,9 @@ def _english_number(value: float) -> str:
 
 
 def _english_param(value: Param) -> str:
+    kind = type(value)
+    if kind is str:  # most parameters: said as they are, so said at once
+        return value
+    if kind is int:
+        return f"{value:,}"
     return param_text(value, phrase=str, count="{:,}".format, number=_english_number)

@@ -66,3 +66,45 @@ def test_the_english_text_is_made_once_and_not_pickled():
     back = pickle.loads(pickle.dumps(phrase))
     assert back == phrase and back._english is None and str(back) == "x of 1,200"
     assert i18n.speak(phrase) == "x of 1,200"  # an English page says the wire's text
+
+
+# -- the English text, written out for speed, is the generic rendering's -----------------
+
+from hypothesis import given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from generator.phrases import _english_param, reworded  # noqa: E402
+
+
+def _reference_english(phrase: Phrase) -> str:
+    """The English text by the generic route every language takes (render)."""
+    def choose(p: Phrase) -> str:
+        return p.plural if p.plural is not None and p.count() != 1 else p.template
+    return phrase.render(choose, lambda v: _reference_english(v) if isinstance(v, Phrase)
+                         else _english_param(v))
+
+
+_values = st.text(max_size=6) | st.integers(-10**7, 10**7) | st.floats(
+    allow_nan=False, allow_infinity=False, width=32)
+_inner = st.builds(lambda v: say("inner {v}", v=v), _values)
+
+
+@given(a=_values | _inner, n=st.integers(0, 3_000), same=st.booleans())
+def test_the_english_text_is_the_generic_rendering(a, n, same):
+    plain = say("x {a} y", a=a)
+    counted = (say_n("{n} thing: {a}", "{n} thing: {a}", n=n, a=a) if same
+               else say_n("{n} thing: {a}", "{n} things: {a}", n=n, a=a))
+    for phrase in (plain, counted):
+        assert str(Phrase(phrase.template, phrase.params, phrase.plural)) == \
+            _reference_english(phrase)
+
+
+def test_a_sentence_reworded_is_the_one_said_anew():
+    model = say_n("{used} of {limit}: {n} tokens", "{used} of {limit}: {n} tokens",
+                  n=0, used=0, limit=0)
+    again = reworded(model, 24_167, 23_999, 24_000)
+    assert again == say_n("{used} of {limit}: {n} tokens", "{used} of {limit}: {n} tokens",
+                          n=24_167, used=23_999, limit=24_000)
+    assert str(again) == "23,999 of 24,000: 24,167 tokens"
+    with pytest.raises(ValueError):
+        reworded(model, 1, 2)  # one value short: refused, not said with a hole

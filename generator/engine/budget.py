@@ -15,7 +15,7 @@ from .. import fields
 from ..diagnostics import Diagnostic
 from ..index import Index
 from ..layer.records import scalar_text
-from ..phrases import Phrase, say, say_n
+from ..phrases import Phrase, reworded, say, say_n
 from .models import (
     SELECTOR_ORDER,
     TIER_ORDER,
@@ -30,6 +30,7 @@ from .models import (
     ExclusionReason,
     Tier,
     TierSpend,
+    made,
     said,
 )
 from .numbers import BYTES_PER_TOKEN, round3, tokens_for
@@ -90,9 +91,9 @@ class _Budgeter:
                 detail: Phrase, cost: int, relevance: float) -> None:
         # built from values this module made and typed (a large answer has ~900 of them):
         # no validation per row; the schema tests validate the wire form
-        self.excluded.append(said(Excluded.model_construct(
-            uri=uri, kind=kind, tier=tier, reason=reason, detail=str(detail), cost_tokens=cost,
-            relevance=round3(relevance)), detail))
+        self.excluded.append(made(
+            Excluded, detail, uri=uri, kind=kind, tier=tier, reason=reason, detail=str(detail),
+            cost_tokens=cost, relevance=round3(relevance)))
 
     # -- collapse ------------------------------------------------------------------------
 
@@ -109,8 +110,8 @@ class _Budgeter:
                 detail = say_n("one object reached by {n} discovery path: {paths}",
                                "one object reached by {n} discovery paths: {paths}",
                                n=n, paths=", ".join(labels))
-                self.dedup.append(said(Deduplicated(
-                    kept=cand.uri, dropped=(), key="uri", paths=n, detail=str(detail)), detail))
+                self.dedup.append(made(Deduplicated, detail, kept=cand.uri, dropped=(), key="uri",
+                                       paths=n, detail=str(detail)))
 
     def by_path(self) -> None:
         groups: dict[tuple[str, str], list[Candidate]] = {}
@@ -251,7 +252,8 @@ class _Budgeter:
     # -- spend ---------------------------------------------------------------------------
 
     def spend(self) -> tuple[list[ContextEntry], int, int, dict[Tier, list[int]]]:
-        order = sorted(self.cands.values(), key=lambda c: (c.tier.rank, -c.relevance, c.uri))
+        order = sorted(self.cands.values(), key=lambda c: (_TIER_RANK[c.tier], -c.relevance,
+                                                           c.uri))
         for cand in order:
             cand.required = cand.required or cand.uri in self.seeds or cand.obj.kind in (
                 "policy", "scope") or is_blocking_rule(cand.obj)
@@ -292,18 +294,17 @@ class _Budgeter:
         discoveries = sorted(
             cand.discoveries.values(),
             key=lambda d: (-d.confidence, d.depth, _SELECTOR_RANK[d.selector], d.reason, d.via or ""))
-        rounded = tuple(d.model_copy(update={"confidence": round3(d.confidence),
-                                             "weight": round3(d.weight)}) for d in discoveries)
+        rounded = tuple(_rounded(d) for d in discoveries)
         facts = dict(obj.facts)
         state = self.index.issue_states.get(obj.uri)
         if state is not None:
             facts["state"] = state.state
         prov = obj.provenance
-        return ContextEntry(
-            uri=obj.uri, kind=obj.kind, title=obj.title,
-            provenance=EntryProvenance(path=prov.path, directory=prov.directory,
-                                       source_class=prov.source_class, section=prov.section,
-                                       bytes=prov.bytes),
+        return made(
+            ContextEntry, uri=obj.uri, kind=obj.kind, title=obj.title,
+            provenance=made(EntryProvenance, path=prov.path, directory=prov.directory,
+                            source_class=prov.source_class, section=prov.section,
+                            bytes=prov.bytes),
             tier=cand.tier, relevance=round3(cand.relevance),
             confidence=round3(max(d.confidence for d in discoveries)),
             discovered_by=rounded, depth=cand.depth, cost_tokens=cost, cost_bytes=prov.bytes,
@@ -340,6 +341,34 @@ class _Budgeter:
                      for c, n, v in sorted(refs))
 
 
+def _rounded(d: Discovery) -> Discovery:
+    """The discovery with its numbers at the contract's 3 decimals (as ``model_copy`` with
+    them would make it; the same one when they already are)."""
+    confidence, weight = round3(d.confidence), round3(d.weight)
+    if (confidence, weight) == (d.confidence, d.weight) and type(d.confidence) is type(
+            d.weight) is float:
+        return d
+    return d.model_copy(update={"confidence": confidence, "weight": weight})
+
+
+#: The three sentences of a refusal for budget (see :func:`budget_detail`), checked once
+#: here: a large answer says one for each of its ~600 refusals.
+_BUDGET_SURE = say_n("{used} of {limit} already spent or reserved; a budget of {n} tokens "
+                     "brings it in",
+                     "{used} of {limit} already spent or reserved; a budget of {n} tokens "
+                     "brings it in", n=0, used=0, limit=0)
+_BUDGET_PAST_ALLOWANCE = say_n(
+    "{used} of {limit} already spent or reserved; a budget of {n} tokens brings it in "
+    "(none below {low} can; not searched past {searches} refusals)",
+    "{used} of {limit} already spent or reserved; a budget of {n} tokens brings it in "
+    "(none below {low} can; not searched past {searches} refusals)",
+    n=0, used=0, limit=0, low=0, searches=0)
+_BUDGET_BOUND = say_n("{used} of {limit} already spent or reserved; a budget of {n} tokens "
+                      "brings it in (none below {low} can)",
+                      "{used} of {limit} already spent or reserved; a budget of {n} tokens "
+                      "brings it in (none below {low} can)", n=0, used=0, limit=0, low=0)
+
+
 def budget_detail(used: int, limit: int, needed: int, sure: bool, low: int,
                   past_allowance: bool) -> Phrase:
     """What is particular to one refusal for budget: the pot when it was refused and the
@@ -350,22 +379,11 @@ def budget_detail(used: int, limit: int, needed: int, sure: bool, low: int,
     One whole sentence per case, so a translation can order each its own way; the count
     is the budget's tokens (English says "tokens" either way, as it always did)."""
     if sure:
-        return say_n("{used} of {limit} already spent or reserved; a budget of {n} tokens "
-                     "brings it in",
-                     "{used} of {limit} already spent or reserved; a budget of {n} tokens "
-                     "brings it in", n=needed, used=used, limit=limit)
+        return reworded(_BUDGET_SURE, needed, used, limit)
     if past_allowance:  # the allowance, stated where it changes the answer
-        return say_n("{used} of {limit} already spent or reserved; a budget of {n} tokens "
-                     "brings it in (none below {low} can; not searched past {searches} "
-                     "refusals)",
-                     "{used} of {limit} already spent or reserved; a budget of {n} tokens "
-                     "brings it in (none below {low} can; not searched past {searches} "
-                     "refusals)", n=needed, used=used, limit=limit, low=low,
-                     searches=_refits_module.MAX_REFIT_SEARCHES)
-    return say_n("{used} of {limit} already spent or reserved; a budget of {n} tokens brings "
-                 "it in (none below {low} can)",
-                 "{used} of {limit} already spent or reserved; a budget of {n} tokens brings "
-                 "it in (none below {low} can)", n=needed, used=used, limit=limit, low=low)
+        return reworded(_BUDGET_PAST_ALLOWANCE, needed, used, limit, low,
+                        _refits_module.MAX_REFIT_SEARCHES)
+    return reworded(_BUDGET_BOUND, needed, used, limit, low)
 
 
 def _correction(item) -> Phrase | str:

@@ -44,6 +44,7 @@ __all__ = [
     "WireModel",
     "Said",
     "said",
+    "made",
 ]
 
 
@@ -72,12 +73,48 @@ class Said(WireModel):
 
 
 _M = TypeVar("_M", bound=Said)
+_W = TypeVar("_W", bound=WireModel)
 
 
 def said(model: _M, phrase: Phrase) -> _M:
     """``model`` carrying ``phrase``, the sentence its text was made from."""
     model._phrase = phrase
     return model
+
+
+_setattr = object.__setattr__
+#: A field without a default, in :func:`_template`'s dict (every one is given by the maker).
+_REQUIRED = object()
+_TEMPLATES: dict[type, tuple[dict[str, Any], bool]] = {}
+
+
+def _template(cls: type[WireModel]) -> tuple[dict[str, Any], bool]:
+    """Every field of ``cls`` in declaration order with its default, and whether the model
+    keeps a phrase (a :class:`Said`)."""
+    found = _TEMPLATES.get(cls)
+    if found is None:
+        fields = {name: _REQUIRED if f.is_required() else f.get_default(call_default_factory=True)
+                  for name, f in cls.model_fields.items()}
+        found = _TEMPLATES[cls] = (fields, issubclass(cls, Said))
+    return found
+
+
+def made(cls: type[_W], phrase: Phrase | None = None, /, **values: Any) -> _W:
+    """A wire model of values the engine made and typed itself, as ``cls(**values)`` (with
+    :func:`said`, when given a phrase) makes it: the same fields in the same order, the
+    same fields set, the same private state, so equal to it, pickled and dumped the same.
+
+    Without validation and without pydantic's per-instance machinery (a large answer makes
+    ~1,500 of these: an answer's rows, not its boundary). Only for values already of their
+    field's type (``tests/engine/test_made.py`` holds it to the validated form); what comes
+    from outside is validated by the models themselves."""
+    fields, keeps_phrase = _template(cls)
+    m = cls.__new__(cls)
+    _setattr(m, "__dict__", {**fields, **values})
+    _setattr(m, "__pydantic_fields_set__", set(values))
+    _setattr(m, "__pydantic_extra__", None)
+    _setattr(m, "__pydantic_private__", {"_phrase": phrase} if keeps_phrase else None)
+    return m
 
 
 class Tier(StrEnum):

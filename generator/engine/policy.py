@@ -32,6 +32,7 @@ __all__ = [
     "TaskPlan",
     "task_plan",
     "placement",
+    "placed_tier",
     "RULE_SEED",
     "RULE_SEED_MILESTONE",
     "RULE_BLOCKER",
@@ -221,6 +222,16 @@ def placement(uri: str, kind: str | None, plan: TaskPlan) -> Placement:
     if kind:
         return Placement(tier, say("by kind: {kind} → {tier}", kind=kind, tier=tier.value))
     return Placement(tier, say("by kind: unknown → {tier}", tier=tier.value))
+
+
+def placed_tier(uri: str, kind: str | None, plan: TaskPlan) -> Tier:
+    """``placement(uri, kind, plan).tier`` without the words of its rule: the walk asks it
+    of every step it offers, and only the page says the rule."""
+    if uri in plan.seeds or uri in plan.follows:
+        return Tier.task
+    if kind in PLAN_KINDS:
+        return Tier.history
+    return tier_for_kind(kind)
 
 
 _RULE_PHRASES = {rule: Phrase(rule) for rule in (

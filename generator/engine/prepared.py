@@ -1,6 +1,7 @@
 """Structures the compiler derives once per index and reuses for every request: the
 followed adjacency with weights and reasons, the directory contracts, the session records
-by changed file, the blocking rules, and the intent haystacks."""
+by changed file, the blocking rules, the intent haystacks, and — made on first use — what
+the scope and contract selectors offer for each scope path."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import bisect
 import posixpath
 import weakref
 from dataclasses import dataclass, field
+from typing import Callable
 
 from .. import fields
 from ..index import Index
@@ -15,9 +17,19 @@ from ..model import LayerObject
 from ..paths import is_within
 from ..phrases import Phrase
 from .lru import LRU
+from .models import Discovery, Tier
 from .policy import EDGE_RULES, STALE_STATUSES
 
-__all__ = ["Step", "Contract", "Prepared", "prepared", "forget_prepared"]
+__all__ = ["Step", "Contract", "ScopeOffer", "Prepared", "prepared", "forget_prepared",
+           "SCOPE_MEMO_PATHS"]
+
+#: One offer of the scope or contract selector: the object, its relevance and tier, the
+#: discovery and the words for "how it was reached".
+ScopeOffer = tuple[LayerObject, float, Tier, Discovery, Phrase]
+
+#: Scope paths whose offers are kept per index (a path's offers are a few rows; a large
+#: layer's requests name ~8,000 distinct paths, an area's issues the same few).
+SCOPE_MEMO_PATHS = 16384
 
 
 @dataclass(frozen=True)
@@ -54,6 +66,31 @@ class Prepared:
     #: session uri -> its place in :attr:`sessions`.
     session_order: dict[str, int] = field(default_factory=dict)
     _by_branch: dict[str, list[LayerObject]] = field(default_factory=dict, repr=False)
+    _scope: LRU[tuple[ScopeOffer, ...]] = field(default_factory=lambda: LRU(SCOPE_MEMO_PATHS),
+                                                repr=False)
+    _touching: LRU[dict[str, int]] = field(default_factory=lambda: LRU(SCOPE_MEMO_PATHS),
+                                           repr=False)
+    _sessions_by_count: dict[int, Discovery] = field(default_factory=dict, repr=False)
+
+    def session_discovery(self, n: int, make: Callable[[int], Discovery]) -> Discovery:
+        """How a session changing ``n`` files under the scope is found (``make(n)`` on first
+        use): the same words for every request whose session changed as many."""
+        found = self._sessions_by_count.get(n)
+        if found is None:
+            found = self._sessions_by_count[n] = make(n)
+        return found
+
+    def sessions_touching(self, scope: str) -> dict[str, int]:
+        """session uri -> number of its changed files under ``scope`` (found once per scope
+        path, as :meth:`of_scope`)."""
+        return self._touching.get_or_compute(scope, lambda: self._count_touching(scope))
+
+    def of_scope(self, path: str, offers: Callable[[], tuple[ScopeOffer, ...]]
+                 ) -> tuple[ScopeOffer, ...]:
+        """What the scope and contract selectors offer for ``path`` (``offers()`` makes it
+        on first use): issues of one area share their scope paths, so a path's files and
+        contracts are found and worded once per index, not once per request."""
+        return self._scope.get_or_compute(path, offers)
 
     def sessions_of_branch(self, branch: str) -> list[LayerObject]:
         """The sessions recorded on ``branch``, in :attr:`sessions` order."""
@@ -63,8 +100,7 @@ class Prepared:
             self._by_branch[branch] = found
         return found
 
-    def sessions_touching(self, scope: str) -> dict[str, int]:
-        """session uri -> number of its changed files under ``scope``."""
+    def _count_touching(self, scope: str) -> dict[str, int]:
         counts: dict[str, int] = {}
         start = bisect.bisect_left(self.session_files, (scope, ""))
         for path, uri in self.session_files[start:]:

@@ -16,15 +16,15 @@ from ..index import Index
 from ..model import LayerObject
 from ..paths import is_within
 from ..phrases import Phrase, say, say_n
-from .models import Discovery, Selector, Tier, said
-from .policy import FIXED_RELEVANCE, INTENT_CEILING, TaskPlan, placement, task_plan
-from .prepared import Prepared, is_blocking_rule, is_stale, prepared
+from .models import Discovery, Selector, Tier, made
+from .policy import FIXED_RELEVANCE, INTENT_CEILING, TaskPlan, placed_tier, task_plan
+from .prepared import Prepared, ScopeOffer, is_blocking_rule, is_stale, prepared
 from .request import ResolvedRequest
 
 __all__ = ["Candidate", "Missed", "Selection", "select"]
 
 
-@dataclass
+@dataclass(slots=True)
 class Candidate:
     obj: LayerObject
     relevance: float
@@ -32,10 +32,11 @@ class Candidate:
     tier: Tier
     discoveries: dict[tuple[str, str, str], Discovery] = field(default_factory=dict)
     required: bool = False
+    #: ``obj.uri``, kept (the budget stage sorts and looks up by it ~10 times a row)
+    uri: str = field(init=False)
 
-    @property
-    def uri(self) -> str:
-        return self.obj.uri
+    def __post_init__(self) -> None:
+        self.uri = self.obj.uri
 
 
 @dataclass
@@ -70,8 +71,11 @@ def below_floor(relevance: float, floor: float) -> bool:
     return relevance < floor - FLOOR_TOLERANCE
 
 
+_TIER_RANK = {t: i for i, t in enumerate(Tier)}
+
+
 def _stronger(a: Tier, b: Tier) -> Tier:
-    return a if a.rank <= b.rank else b
+    return a if _TIER_RANK[a] <= _TIER_RANK[b] else b
 
 
 class _Selector:
@@ -88,31 +92,34 @@ class _Selector:
     def tier_of(self, obj: LayerObject) -> Tier:
         """The tier an object reached by the walk or the intent is spent from: by what it is
         to the request (policy.placement), the same for every path that reaches it."""
-        return placement(obj.uri, obj.kind, self.plan).tier
+        return placed_tier(obj.uri, obj.kind, self.plan)
 
     # -- offering --------------------------------------------------------------------
 
     def offer(self, obj: LayerObject, relevance: float, depth: int, tier: Tier,
               discovery: Discovery, how: Phrase, *, required: bool = False) -> bool:
         """Add or merge a candidate; below the floor it is only recorded. True if offered."""
-        is_seed = obj.uri in self.req.object_seeds
-        keep_anyway = required or is_seed or (is_blocking_rule(obj) and not is_stale(obj))
-        if below_floor(relevance, self.floor) and not keep_anyway:
-            missed = self.below.get(obj.uri)
+        uri = obj.uri
+        # below the floor, unless required, a seed or a blocking rule in force (asked only
+        # then: most offers meet the floor)
+        if below_floor(relevance, self.floor) and not (
+                required or uri in self.req.object_seeds
+                or (is_blocking_rule(obj) and not is_stale(obj))):
+            missed = self.below.get(uri)
             if missed is None or relevance > missed.relevance or (
                     relevance == missed.relevance and depth < missed.depth):
-                self.below[obj.uri] = Missed(obj, relevance, depth, tier, discovery.via, how)
+                self.below[uri] = Missed(obj, relevance, depth, tier, discovery.via, how)
             return False
-        cand = self.candidates.get(obj.uri)
+        cand = self.candidates.get(uri)
         if cand is None:
             cand = Candidate(obj, relevance, depth, tier)
-            self.candidates[obj.uri] = cand
+            self.candidates[uri] = cand
         else:
             cand.relevance = max(cand.relevance, relevance)
             cand.depth = min(cand.depth, depth)
             cand.tier = _stronger(cand.tier, tier)
         cand.required = cand.required or required
-        key = (discovery.selector.value, discovery.edge or "", discovery.reason)
+        key = (discovery.selector, discovery.edge or "", discovery.reason)  # a StrEnum: a str
         old = cand.discoveries.get(key)
         if old is None or (discovery.depth, -discovery.weight, discovery.via or "") < (
                 old.depth, -old.weight, old.via or ""):
@@ -126,8 +133,8 @@ class _Selector:
             obj = self.index.objects[uri]
             named = say("named in the request")
             self.offer(obj, FIXED_RELEVANCE["seed"], 0, Tier.task,
-                       said(Discovery(selector=Selector.seed, reason=str(named), depth=0,
-                                      confidence=1.0, weight=1.0), named), named)
+                       made(Discovery, named, selector=Selector.seed, reason=str(named), depth=0,
+                            confidence=1.0, weight=1.0), named)
 
     def walk(self) -> dict[str, Missed]:
         """Best-path walk in layers: relevance is the best product of edge weights over walks
@@ -149,9 +156,9 @@ class _Selector:
                     r = r_u * step.weight
                     offered = self.offer(
                         obj, r, layer, self.tier_of(obj),
-                        said(Discovery(selector=Selector.relation, reason=step.reason, via=u,
-                                       edge=step.edge, depth=layer, confidence=1.0,
-                                       weight=step.weight), step.phrase),
+                        made(Discovery, step.phrase, selector=Selector.relation,
+                             reason=step.reason, via=u, edge=step.edge, depth=layer,
+                             confidence=1.0, weight=step.weight),
                         _along(step.edge, u))
                     if offered and not below_floor(r, self.floor) and r > best.get(v, -1.0):
                         best[v] = r
@@ -187,26 +194,11 @@ class _Selector:
         return tuple(sorted(paths))
 
     def scope_and_contracts(self, scope: tuple[str, ...]) -> None:
-        rel_scope = FIXED_RELEVANCE["scope_path"]
-        rel_contract = FIXED_RELEVANCE["contract"]
+        index, prep = self.index, self.prep
         for path in scope:
-            for obj in self.index.under(path):
-                if obj.kind in ("implementation", "test"):
-                    why = say("it lies under `{path}`, a path the work declares as its scope",
-                              path=path)
-                    self.offer(obj, rel_scope, 1, Tier.source,
-                               said(Discovery(selector=Selector.scope_path, reason=str(why),
-                                              via=path, depth=1, confidence=1.0,
-                                              weight=rel_scope), why),
-                               say("under the scope path `{path}`", path=path))
-            for contract in self.prep.contracts:
-                why = _contract_reaches(contract, path)
-                if why is None:
-                    continue
-                self.offer(contract.obj, rel_contract, 1, Tier.governance,
-                           said(Discovery(selector=Selector.contract, reason=str(why), via=path,
-                                          depth=1, confidence=1.0, weight=rel_contract), why),
-                           say("as the contract reaching `{path}`", path=path))
+            for obj, rel, tier, discovery, how in prep.of_scope(
+                    path, lambda: _scope_offers(index, prep, path)):
+                self.offer(obj, rel, 1, tier, discovery, how)
 
     def governance(self) -> None:
         for obj in self.prep.governance:
@@ -218,8 +210,8 @@ class _Selector:
                 why = say("the repository's scope, applied to all work")
                 how = say("as the repository's scope")
             self.offer(obj, FIXED_RELEVANCE[word], 0, Tier.governance,
-                       said(Discovery(selector=Selector.governance, reason=str(why),
-                                      depth=0, confidence=1.0, weight=1.0), why),
+                       made(Discovery, why, selector=Selector.governance, reason=str(why),
+                            depth=0, confidence=1.0, weight=1.0),
                        how, required=True)
         if self.req.request.all_blocking_rules:
             rel = FIXED_RELEVANCE["blocking_rule"]
@@ -228,8 +220,8 @@ class _Selector:
                 # with its reason, rather than it vanishing without a word.
                 why = say("a blocking rule; the request asked for all of them")
                 self.offer(obj, rel, 0, Tier.governance,
-                           said(Discovery(selector=Selector.governance, reason=str(why),
-                                          depth=0, confidence=1.0, weight=rel), why),
+                           made(Discovery, why, selector=Selector.governance, reason=str(why),
+                                depth=0, confidence=1.0, weight=rel),
                            say("as a blocking rule"), required=True)
 
     def sessions(self, scope: tuple[str, ...]) -> None:
@@ -242,22 +234,22 @@ class _Selector:
         chosen = {uri: self.index.objects[uri] for uri in touched}
         if self.branch:
             chosen.update((o.uri, o) for o in self.prep.sessions_of_branch(self.branch))
+        how = say("as a session record")
+        of_branch: Discovery | None = None
         for uri in sorted(chosen, key=self.prep.session_order.__getitem__):
             obj = chosen[uri]
             n = touched.get(uri, 0)
             if n:
-                rel = FIXED_RELEVANCE["session_scope"]
-                reason = say_n("a recorded session that changed {n} file under the declared scope",
-                               "a recorded session that changed {n} files under the declared "
-                               "scope", n=n)
+                discovery = self.prep.session_discovery(n, _session_discovery)
             else:
-                rel = FIXED_RELEVANCE["session_branch"]
-                reason = say("a recorded session of this branch, `{branch}`",
-                             branch=str(self.branch))
-            self.offer(obj, rel, 1, Tier.knowledge,
-                       said(Discovery(selector=Selector.session_state, reason=str(reason),
-                                      depth=1, confidence=1.0, weight=rel), reason),
-                       say("as a session record"))
+                if of_branch is None:
+                    rel = FIXED_RELEVANCE["session_branch"]
+                    reason = say("a recorded session of this branch, `{branch}`",
+                                 branch=str(self.branch))
+                    of_branch = made(Discovery, reason, selector=Selector.session_state,
+                                     reason=str(reason), depth=1, confidence=1.0, weight=rel)
+                discovery = of_branch
+            self.offer(obj, discovery.weight, 1, Tier.knowledge, discovery, how)
 
     def intent(self) -> None:
         terms = self.req.terms
@@ -277,8 +269,8 @@ class _Selector:
             why = say("the intent's words {words} occur in its own title, description, "
                       "identity or tags", words=", ".join(hits))
             self.offer(obj, rel, 1, self.tier_of(obj),
-                       said(Discovery(selector=Selector.intent_match, reason=str(why),
-                                      depth=1, confidence=rel, weight=rel), why),
+                       made(Discovery, why, selector=Selector.intent_match, reason=str(why),
+                            depth=1, confidence=rel, weight=rel),
                        say("by the intent ({hits} of {n} terms)", hits=len(hits), n=len(terms)))
 
 
@@ -289,6 +281,42 @@ _ALONG = say("along `{edge}` from {uri}", edge="e", uri="u").template
 
 def _along(edge: str, uri: str) -> Phrase:
     return Phrase(_ALONG, (("edge", edge), ("uri", uri)))
+
+
+def _session_discovery(n: int) -> Discovery:
+    """How a session that changed ``n`` files under the scope is found (the same words for
+    every session and request with that count)."""
+    rel = FIXED_RELEVANCE["session_scope"]
+    reason = say_n("a recorded session that changed {n} file under the declared scope",
+                   "a recorded session that changed {n} files under the declared scope", n=n)
+    return made(Discovery, reason, selector=Selector.session_state, reason=str(reason),
+                depth=1, confidence=1.0, weight=rel)
+
+
+def _scope_offers(index: Index, prep: Prepared, path: str) -> tuple[ScopeOffer, ...]:
+    """What the scope and contract selectors offer for one scope path, in the order they
+    offer it: the source files and tests under it, then the directory contracts reaching
+    it. The same for every request whose scope holds the path."""
+    offers: list[ScopeOffer] = []
+    files = [obj for obj in index.under(path) if obj.kind in ("implementation", "test")]
+    if files:
+        # one discovery for them all: it says the path, not the file
+        rel_scope = FIXED_RELEVANCE["scope_path"]
+        why = say("it lies under `{path}`, a path the work declares as its scope", path=path)
+        discovery = made(Discovery, why, selector=Selector.scope_path, reason=str(why),
+                         via=path, depth=1, confidence=1.0, weight=rel_scope)
+        how = say("under the scope path `{path}`", path=path)
+        offers.extend((obj, rel_scope, Tier.source, discovery, how) for obj in files)
+    rel_contract = FIXED_RELEVANCE["contract"]
+    for contract in prep.contracts:
+        why = _contract_reaches(contract, path)
+        if why is None:
+            continue
+        offers.append((contract.obj, rel_contract, Tier.governance,
+                       made(Discovery, why, selector=Selector.contract, reason=str(why),
+                            via=path, depth=1, confidence=1.0, weight=rel_contract),
+                       say("as the contract reaching `{path}`", path=path)))
+    return tuple(offers)
 
 
 def _contract_reaches(c, path: str) -> Phrase | None:
