@@ -61,6 +61,24 @@ def test_a_worker_sees_the_parents_memory_at_fork(eager_pool):
     assert got == [f"v{i}" for i in range(50)]
 
 
+def _threshold_and_pid(_: int) -> tuple[int, int]:
+    import gc
+
+    return gc.get_threshold()[0], os.getpid()
+
+
+@pytest.mark.parametrize("n", [1, 2])
+def test_jobs_run_with_the_collector_less_eager_and_it_is_restored_after(eager_pool, n):
+    import gc
+
+    before = gc.get_threshold()
+    got = list(ordered_map(_threshold_and_pid, range(12), workers=n))
+    # in this process and in the forked workers alike
+    assert {threshold for threshold, _ in got} == {max(before[0], workers.JOB_GEN0_THRESHOLD)}
+    assert (n == 1) == ({pid for _, pid in got} == {os.getpid()})
+    assert gc.get_threshold() == before
+
+
 def _fail_on_seven(x: int) -> int:
     if x == 7:
         raise ValueError("seven")
