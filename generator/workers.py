@@ -20,12 +20,14 @@ import os
 import signal
 import time
 from collections import deque
+from contextlib import contextmanager
 from typing import Callable, Iterable, Iterator, TypeVar
 
 from .errors import InputError
 
 __all__ = ["worker_count", "ordered_map", "WARMUP_SECONDS", "POOL_WORTH_SECONDS",
-           "heap_before_build", "heap_after_build", "UNFREEZE_EVERY", "JOB_GEN0_THRESHOLD"]
+           "heap_before_build", "heap_after_build", "UNFREEZE_EVERY", "JOB_GEN0_THRESHOLD",
+           "collector_for_jobs"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -90,16 +92,25 @@ def ordered_map(job: Callable[[T], R], items: Iterable[T], *,
     """
     items = list(items)
     n = worker_count() if workers is None else max(1, workers)
-    # What exists now (the index, a server's state) lives on past the map: frozen, the
-    # collector does not walk it again and again while the jobs allocate (on a large
-    # layer that walk cost more than the jobs), and forked workers do not copy it.
+    with collector_for_jobs():  # entered before the fork: the workers inherit it
+        yield from _map(job, items, n)
+
+
+@contextmanager
+def collector_for_jobs() -> Iterator[None]:
+    """The garbage collector as jobs want it, restored after.
+
+    What exists on entry (the index, a server's state) lives on past the jobs: frozen, the
+    collector does not walk it again and again while the jobs allocate (on a large layer
+    that walk cost more than the jobs), and forked workers do not copy it. The youngest
+    generation waits for :data:`JOB_GEN0_THRESHOLD` objects, so a job's own short-lived
+    heap is not walked again and again either."""
     owned = gc.get_freeze_count() == 0
     gc.freeze()
     thresholds = gc.get_threshold()
-    # set before the fork: the workers inherit it
     gc.set_threshold(max(thresholds[0], JOB_GEN0_THRESHOLD), *thresholds[1:])
     try:
-        yield from _map(job, items, n)
+        yield
     finally:
         gc.set_threshold(*thresholds)
         if owned:
