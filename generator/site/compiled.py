@@ -57,7 +57,17 @@ class ContextRecord:
 
 
 def json_digest(data: bytes, fingerprint: str) -> bytes:
-    return hashlib.blake2b(data.replace(fingerprint.encode("utf-8"), b""), digest_size=16).digest()
+    """A digest of an answer's JSON with every occurrence of the fingerprint left out (an
+    edit moves the fingerprint of every answer, and most answers not otherwise). SHA-256,
+    which the CPU computes (several times faster than BLAKE2 here), over the pieces between
+    the fingerprints (no copy of a large layer's 250 KB answer)."""
+    fp = fingerprint.encode("utf-8")
+    digest, view, start = hashlib.sha256(), memoryview(data), 0
+    while fp and (at := data.find(fp, start)) >= 0:
+        digest.update(view[start:at])
+        start = at + len(fp)
+    digest.update(view[start:])
+    return digest.digest()[:16]
 
 
 def context_job(kit: PageKit, git: GitInfo, *, keep_json: bool) -> Callable[[ContextKey], ContextRecord]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Iterable, Mapping, Sequence
 
-from .contexts import ContextKey, ObjectStanding, StandingRow
+from .contexts import ContextKey, ObjectStanding, StandingFact, StandingRow
 
 __all__ = ["StandingTable", "Rows", "StandingsView"]
 
@@ -76,6 +76,15 @@ class _Interned(dict):
         return value
 
 
+class _Facts(dict):
+    """Each distinct fact once, as the :class:`StandingFact` (it arrives as a plain tuple
+    of its fields, equal to it)."""
+
+    def __missing__(self, fields):
+        fact = self[fields] = StandingFact(*fields)
+        return fact
+
+
 class StandingTable:
     """The inverted answers, with each object's row count and the dashboard's count of
     how many contexts exclude each identifier. Immutable once built: :meth:`updated`
@@ -83,15 +92,15 @@ class StandingTable:
 
     def __init__(self, by_uri: dict[str, PerContext] | None = None,
                  counts: dict[str, int] | None = None, excluded: Counter | None = None,
-                 interned: _Interned | None = None) -> None:
+                 interned: tuple[_Facts, _Interned] | None = None) -> None:
         self.by_uri = by_uri if by_uri is not None else {}
         self.counts = counts if counts is not None else {}
         self.excluded = excluded if excluded is not None else Counter()
-        self._interned = interned if interned is not None else _Interned()
+        self._interned = interned if interned is not None else (_Facts(), _Interned())
 
     def _kept(self, rows: ContextRows) -> ContextRows:
-        interned = self._interned
-        return interned[tuple((interned[fact], relevance) for fact, relevance in rows)]
+        facts, kept = self._interned
+        return kept[tuple((facts[fact], relevance) for fact, relevance in rows)]
 
     def add(self, key: ContextKey, standings: Mapping[str, ContextRows], excluded: Iterable[str]) -> None:
         """One more context's rows (a first build, in context order)."""

@@ -12,11 +12,10 @@ from pathlib import Path
 import pytest
 
 from generator.engine import CompileInput, compile_context
-from generator.engine.compile import GitInfo
 from generator.site import i18n
 from generator.site.build import SiteInputs, build_site, page_kit
 from generator.site.charts import fmt_figure
-from generator.site.contexts import ContextKey, standings_of
+from generator.site.contexts import ContextKey, StandingFact, standings_of
 from generator.site.pages.context import context_files
 from generator.workspace import Workspace
 from generator.writer import write_site
@@ -89,8 +88,8 @@ def test_the_context_pages_engine_sentences_are_czech(ws, kit, key):
 
 def test_an_objects_standing_carries_its_phrase(ws, key):
     answer = compile_context(ws.index, CompileInput(issue=key.identity, budget_tokens=2000))
-    standings = [fact for rows in standings_of(answer).values() for fact, _ in rows
-                 if fact.standing != "selected"]
+    standings = [StandingFact(*fact) for rows in standings_of(answer).values() for fact, _ in rows
+                 if fact[0] != "selected"]
     assert standings and all(s.phrase is not None and str(s.phrase) == s.detail
                              for s in standings)
     budget = next(s for s in standings if s.word == "budget")

@@ -27,15 +27,16 @@ def test_a_budget_exclusion_standing_holds_no_running_sums():
     refused = [x for x in answer.excluded if x.reason is ExclusionReason.budget]
     assert refused, "a 200-token budget refuses something in the demo layer"
     assert all("already spent" in x.detail for x in refused)  # the answer keeps the sums
-    rows = standings_of(answer)
+    # a fact comes as a plain tuple of StandingFact's fields (equal to it)
+    rows = {uri: [StandingFact(*fact) for fact, _ in made] for uri, made in standings_of(answer).items()}
     for x in refused:
-        (row,) = [fact for fact, _ in rows[x.uri] if fact.standing == "excluded"]
+        (row,) = [fact for fact in rows[x.uri] if fact.standing == "excluded"]
         assert row.word == "budget" and row.detail == BUDGET_STANDING_DETAIL
         assert row.cost_tokens == x.cost_tokens
     # every other exclusion keeps the answer's own words
     for x in answer.excluded:
         if x.reason is not ExclusionReason.budget:
-            assert any(fact.detail == x.detail for fact, _ in rows[x.uri])
+            assert any(fact.detail == x.detail for fact in rows[x.uri])
 
 
 def _row(context: str, fact: StandingFact, relevance: float | None) -> ObjectStanding:
@@ -71,10 +72,11 @@ def test_the_table_keeps_equal_rows_once():
     gov = StandingFact("selected", "governance", "required", 120)
     table = StandingTable()
     keys = [ContextKey("issue", f"I{n}", f"majordomus://issue/I{n}") for n in range(3)]
-    for key in keys:  # each context's rows arrive as new, equal tuples (as from a worker)
-        table.add(key, {"majordomus://policy/p": ((StandingFact(*gov), 1.0),)}, ())
+    for key in keys:  # each context's rows arrive as new, equal plain tuples (as from a worker)
+        table.add(key, {"majordomus://policy/p": ((tuple(gov), 1.0),)}, ())
     table.finish()
     kept = [table.by_uri["majordomus://policy/p"][k] for k in keys]
     assert kept[0] is kept[1] is kept[2]
+    assert type(kept[0][0][0]) is StandingFact
     assert [s.context for s in table.view()["majordomus://policy/p"]] == keys
     assert table.counts == {"majordomus://policy/p": 3}
