@@ -24,9 +24,10 @@ from .kit import PageKit, path_resolver
 __all__ = ["object_record", "object_files", "standing_groups", "shown_counts",
            "MAX_STANDINGS_SHOWN", "STANDING_NAMES", "standing_counts", "trace_intro"]
 
-#: Object pages list at most this many contexts (every distinct standing first, up to this
-#: many); the JSON carries all of them.
-MAX_STANDINGS_SHOWN = 200
+#: Object pages list at most this many contexts, every distinct standing first (up to this
+#: many); the JSON lists all of them. A listed context is a link to the object's row on its
+#: page (~100 bytes): 100 of them keep a large layer's 30,000 object pages near 15 KB each.
+MAX_STANDINGS_SHOWN = 100
 
 #: The standings' contract words as a page names them (translated when shown).
 STANDING_NAMES = {"selected": N_("selected"), "excluded": N_("excluded"),
