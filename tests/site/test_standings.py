@@ -1,8 +1,12 @@
 """An object's standing in a context says only what is true of the object there: a budget
 exclusion does not repeat the budget's running sums (every cost ahead of it moves them, and
-with them the pages of everything excluded after it)."""
+with them the pages of everything excluded after it). Standings that differ only in the
+context are said once — kept once in the table, one group in the JSON and on the page —
+with nothing dropped."""
 
 from __future__ import annotations
+
+import json
 
 from generator.demo import demo_root
 from generator.engine.compile import GitInfo, compile_context
@@ -80,3 +84,28 @@ def test_the_table_keeps_equal_rows_once():
     assert type(kept[0][0][0]) is StandingFact
     assert [s.context for s in table.view()["majordomus://policy/p"]] == keys
     assert table.counts == {"majordomus://policy/p": 3}
+
+
+def test_an_object_page_lists_its_groups_and_says_how_many_contexts_it_leaves_to_the_json():
+    from generator.engine.compile import GitInfo as Git
+    from generator.site.build import SiteInputs, page_kit
+    from generator.site.pages.object import MAX_STANDINGS_SHOWN, object_files
+
+    index = Workspace.open(demo_root()).index
+    kit = page_kit(SiteInputs(index=index, git=Git(), label="t"))
+    obj = index.objects["majordomus://issue/I0104"]
+    gov = StandingFact("selected", "governance", "required", 120)
+    far = StandingFact("excluded", "depth", "4 hops from a seed", 80)
+    n = MAX_STANDINGS_SHOWN + 50
+    rows = ([_row(f"issue:I{i:04d}", gov, 0.5) for i in range(n)]
+            + [_row("milestone:m1", far, 0.25)])
+    (json_file, page_file), _ = object_files(kit, obj, rows, None, [])
+    record = json.loads(json_file[1])
+    assert [(g["context_kind"], g["word"], len(g["contexts"])) for g in record["standings"]] == [
+        ("issue", "governance", n), ("milestone", "depth", 1)]
+    assert record["standings"][1]["contexts"] == [["m1", 0.25]]
+    html = page_file[1].decode("utf-8")
+    assert html.count('<a href="../../contexts/') == MAX_STANDINGS_SHOWN  # both groups shown
+    assert '<a href="../../contexts/milestone/m1.html#x-issue~2FI0104">m1</a> (0.25)' in html
+    assert "… and 51 more</td>" in html  # the first group, cut short
+    assert "… and 51 more contexts; <a href=" in html  # and the page as a whole
