@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
+from typing import Mapping, NamedTuple, Sequence
 
 from ..engine.compile import GitInfo, compile_context
-from ..engine.models import Budget, CompiledContext, CompileInput, Excluded, ExclusionReason
+from ..engine.models import Budget, CompiledContext, CompileInput, ExclusionReason
 from ..index import Index
 from ..phrases import Phrase, say
 
-__all__ = ["ContextKey", "ObjectStanding", "AnswerDigest", "SiteAnswers", "context_keys",
+__all__ = ["ContextKey", "StandingFact", "StandingRow", "ObjectStanding", "AnswerDigest", "SiteAnswers", "context_keys",
            "compile_one", "standings_of", "excluded_uris"]
 
 
@@ -25,20 +25,57 @@ class ContextKey:
     uri: str
 
 
-@dataclass(frozen=True, slots=True)
-class ObjectStanding:
-    """One object's standing in one compiled context (its page and JSON list them all);
-    not the engine's :class:`~generator.engine.models.Standing`, the word alone."""
+class StandingFact(NamedTuple):
+    """What one context says of one object, but for which context it is and the relevance
+    there: the part a standing shares with every other context that says the same (most
+    of an object's standings do), so a build keeps it once and an object's JSON and page
+    say it once for all of them. Not the engine's :class:`~generator.engine.models.Standing`,
+    the word alone."""
 
-    context: ContextKey
     standing: str  # selected | excluded | deduplicated
     word: str  # the tier, the exclusion reason, or the dedup key
     detail: str
-    relevance: float | None = None
     cost_tokens: int | None = None
     #: ``detail`` as the sentence it was made from, for a page to say in its reader's
     #: language (None where there is no sentence: a selected entry's "required" or "")
     phrase: Phrase | None = None
+
+
+#: One object's standing in one context: the fact, and its relevance there (None for a
+#: deduplicated name). Plain tuples: a large layer's build holds millions of them. The
+#: fact as :func:`standings_of` makes it is a plain tuple of :class:`StandingFact`'s fields
+#: (equal to it, hashing the same, and twenty times cheaper to make and to pickle); the
+#: standing table keeps it as the :class:`StandingFact`, once.
+StandingRow = tuple[StandingFact, "float | None"]
+
+
+@dataclass(frozen=True, slots=True)
+class ObjectStanding:
+    """One object's standing in one context, as a page or a test reads it."""
+
+    context: ContextKey
+    fact: StandingFact
+    relevance: float | None = None
+
+    @property
+    def standing(self) -> str:
+        return self.fact.standing
+
+    @property
+    def word(self) -> str:
+        return self.fact.word
+
+    @property
+    def detail(self) -> str:
+        return self.fact.detail
+
+    @property
+    def cost_tokens(self) -> int | None:
+        return self.fact.cost_tokens
+
+    @property
+    def phrase(self) -> Phrase | None:
+        return self.fact.phrase
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,25 +103,34 @@ def context_keys(index: Index) -> list[ContextKey]:
     return sorted(keys)
 
 
-def standings_of(compiled: dict[ContextKey, CompiledContext]) -> dict[str, list[ObjectStanding]]:
-    """uri -> its standing in every context that reached it (sorted by context)."""
-    out: dict[str, list[ObjectStanding]] = {}
-    for key in sorted(compiled):
-        answer = compiled[key]
-        for e in answer.selected:
-            out.setdefault(e.uri, []).append(ObjectStanding(key, "selected", str(e.tier),
-                                                      "required" if e.required else "",
-                                                      e.relevance, e.cost_tokens))
-        for x in answer.excluded:
-            phrase = standing_phrase(x)
-            out.setdefault(x.uri, []).append(ObjectStanding(key, "excluded", str(x.reason),
-                                                      standing_detail(x), x.relevance,
-                                                      x.cost_tokens, phrase))
-        for d in answer.deduplicated:
-            folded = say("folded into {kept}", kept=d.kept)
-            for dropped in d.dropped:
-                out.setdefault(dropped, []).append(ObjectStanding(key, "deduplicated", d.key,
-                                                            str(folded), phrase=folded))
+def standings_of(answer: CompiledContext) -> dict[str, tuple[StandingRow, ...]]:
+    """uri -> its standings in one answer: selected, then excluded, then deduplicated (an
+    object can stand twice in one context: selected, and a name folded into it)."""
+    # run for every context a build compiles (745 rows on a large layer): facts as plain
+    # tuples (see StandingRow), no list per object (most stand once), a tier's and a
+    # reason's word as str() of the enum (its ``.value`` is a Python-level property), the
+    # phrase read only where there is one
+    out: dict[str, tuple[StandingRow, ...]] = {}
+    get = out.get
+    for e in answer.selected:
+        row = (("selected", str(e.tier), "required" if e.required else "", e.cost_tokens, None), e.relevance)
+        rows = get(e.uri)
+        out[e.uri] = (row,) if rows is None else rows + (row,)
+    budget = ExclusionReason.budget
+    for x in answer.excluded:
+        reason = x.reason
+        if reason is budget:
+            row = (("excluded", "budget", BUDGET_STANDING_DETAIL, x.cost_tokens, BUDGET_STANDING), x.relevance)
+        else:
+            row = (("excluded", str(reason), x.detail, x.cost_tokens, x.phrase), x.relevance)
+        rows = get(x.uri)
+        out[x.uri] = (row,) if rows is None else rows + (row,)
+    for d in answer.deduplicated:
+        folded = say("folded into {kept}", kept=d.kept)
+        row = (("deduplicated", d.key, str(folded), None, folded), None)
+        for dropped in d.dropped:
+            rows = get(dropped)
+            out[dropped] = (row,) if rows is None else rows + (row,)
     return out
 
 
@@ -94,15 +140,6 @@ def standings_of(compiled: dict[ContextKey, CompiledContext]) -> dict[str, list[
 #: re-render the page of everything excluded after it (the context's page has the sums).
 BUDGET_STANDING = say("did not fit in what the entries before it left; the context shows the sums")
 BUDGET_STANDING_DETAIL = str(BUDGET_STANDING)
-
-
-def standing_detail(x: Excluded) -> str:
-    return BUDGET_STANDING_DETAIL if x.reason is ExclusionReason.budget else x.detail
-
-
-def standing_phrase(x: Excluded) -> Phrase | None:
-    """:func:`standing_detail` as a phrase (None for a row read back from JSON)."""
-    return BUDGET_STANDING if x.reason is ExclusionReason.budget else x.phrase
 
 
 def excluded_uris(answer: CompiledContext) -> list[str]:

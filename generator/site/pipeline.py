@@ -25,8 +25,8 @@ from ..paths import normalise_path
 from ..query.crossref import DEFAULT_DEPTH as XREF_DEPTH
 from ..workers import ordered_map
 from . import urls
-from .compiled import ContextRecord, answer_of, context_job
-from .contexts import AnswerDigest, ContextKey, SiteAnswers, context_keys
+from .compiled import ContextRecord, context_job
+from .contexts import AnswerDigest, ContextKey, SiteAnswers, compile_one, context_keys
 from .overview import overview_files
 from .pages.context import context_files, pack_files
 from .pages.diagnostics import diagnostics_by_path
@@ -41,15 +41,11 @@ from .units import (
     PAGES,
     Key,
     answer_key,
-    context_unit,
     diagnostics_key,
     kind_key,
     object_key,
     overview_unit,
-    pack_unit,
     path_key,
-    reading,
-    source_key,
     standings_key,
     template_key,
     template_keys,
@@ -207,16 +203,16 @@ class SiteBuild:
                                    excluded_counts=run.table.excluded)
 
     def _remade_contexts(self, run: "_Run") -> Iterator[tuple[str, bytes]]:
-        """The pages of the other contexts, when a template they read changed."""
+        """The pages of the other contexts, when a template they read changed (compiled
+        again: the answer is the same, the page is not)."""
         # a context not compiled again has the same answer: only its template can have
         # changed (no units to look over on the usual edit; a large layer has 10,000)
         if run.changed_keys is None or template_key(CONTEXT_TEMPLATE) not in run.changed_keys:
             return
+        # every such context's unit (:func:`.units.context_unit`) reads the changed template
         compiled = set(run.to_compile)
-        units = [context_unit(k, lambda k=k: self._remake(k, run.contexts[k]))
-                 for k in run.keys if k not in compiled]
-        for unit in reading(units, run.changed_keys):
-            yield from unit.make()
+        for files in ordered_map(self._remake, [k for k in run.keys if k not in compiled]):
+            yield from files
 
     def _remade_packs(self, run: "_Run") -> Iterator[tuple[str, bytes]]:
         """The packs of the other contexts that carry a file whose bytes changed (the answer
@@ -224,15 +220,13 @@ class SiteBuild:
         edit = self.edit
         if run.first or edit is None or not edit.paths:
             return
-        changed = {source_key(p) for p in edit.paths}
         compiled = set(run.to_compile)
-        # looked up rather than scanned as units: a large layer has 10,400 contexts
-        units = [pack_unit(k, run.contexts[k].pack_paths,
-                           lambda k=k: pack_files(self.kit, k, answer_of(run.contexts[k], self.kit.index.fingerprint)))
-                 for k in run.keys
-                 if k not in compiled and k in run.contexts and not run.contexts[k].pack_paths.isdisjoint(edit.paths)]
-        for unit in reading(units, changed):
-            yield from unit.make()
+        # the contexts whose unit (:func:`.units.pack_unit`) reads the source of a changed
+        # path, looked up rather than scanned as units: a large layer has 10,400 contexts
+        keys = [k for k in run.keys
+                if k not in compiled and k in run.contexts and not run.contexts[k].pack_paths.isdisjoint(edit.paths)]
+        for files in ordered_map(self._repack, keys):
+            yield from files
 
     def _objects(self, run: "_Run", answers: SiteAnswers) -> Iterator[tuple[str, bytes]]:
         mark = time.perf_counter()
@@ -311,9 +305,13 @@ class SiteBuild:
 
     # -- the rest --------------------------------------------------------------------
 
-    def _remake(self, key: ContextKey, record: ContextRecord) -> Files:
-        """A context's page again from its kept answer (its JSON did not change)."""
-        return context_files(self.kit, key, answer_of(record, self.kit.index.fingerprint))[1:]
+    def _remake(self, key: ContextKey) -> Files:
+        """A context's page again (its JSON did not change)."""
+        return context_files(self.kit, key, compile_one(self.kit.index, key, self.git))[1:]
+
+    def _repack(self, key: ContextKey) -> Files:
+        """A context's pack again, for the bytes of a file it carries."""
+        return pack_files(self.kit, key, compile_one(self.kit.index, key, self.git))
 
     def _state(self, run: "_Run") -> SiteState:
         old, edit, index = self.previous, self.edit, self.kit.index

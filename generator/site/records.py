@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, RootModel
+from pydantic import BaseModel, ConfigDict, Field, RootModel
 
 from ..engine.models import CompiledContext
 from ..model import Provenance
@@ -21,7 +21,7 @@ __all__ = [
     "ObjectSummary",
     "ObjectsIndex",
     "EdgeRecord",
-    "StandingRecord",
+    "StandingGroup",
     "ObjectRecord",
     "SCHEMAS",
     "API_VERSION",
@@ -112,16 +112,33 @@ class UnresolvedRecord(_Model):
     line: int | None = None
 
 
-class StandingRecord(_Model):
-    context: str
-    context_kind: str
-    context_id: str
-    standing: str
-    word: str
-    detail: str
-    relevance: float | None = None
-    cost_tokens: int | None = None
-    page: str
+class StandingGroup(_Model):
+    """The object's standing in every context of one kind where it stands the same way:
+    the standing, its word, its detail and its cost said once, then each of those contexts
+    with the object's relevance there (most of an object's standings differ only in the
+    context, and a policy stands in every one). Every context that reached the object is
+    in exactly one group; groups are in the order of their first context, and a group's
+    contexts in context order (kind, then id)."""
+
+    context_kind: str = Field(description="`issue` or `milestone`: the kind of every context of the group.")
+    standing: str = Field(description="`selected`, `excluded` or `deduplicated`.")
+    word: str = Field(description="The tier it was selected in, the reason it was excluded, or the "
+                                  "deduplication key.")
+    detail: str = Field(description="What the context says of it: `required` or empty for a selected "
+                                    "entry, the exclusion's detail (for a budget exclusion a fixed "
+                                    "sentence: the running sums are in the context), or the name it "
+                                    "was folded into.")
+    cost_tokens: int | None = Field(default=None, description="What including it costs, in tokens "
+                                                              "(absent for a deduplicated name).")
+    contexts: list[tuple[str, float | None]] = Field(
+        description="`[id, relevance]` of each context of the group (relevance null for a "
+                    "deduplicated name). The context's identifier is "
+                    "`majordomus://<context_kind>/<id>`; its compiled answer is "
+                    "`api/v1/devcontext/compile/<context_kind>/<id>.json` and its page "
+                    "`contexts/<context_kind>/<id>.html` (the id written as every file name "
+                    "is: letters, digits and `. _ - @` as they are, any other UTF-8 byte as "
+                    "`~XX`, a leading `.` as `~2E`); the object's row on that page is "
+                    "`#<context_anchor>` of the record.")
 
 
 class ObjectRecord(_Model):
@@ -145,7 +162,12 @@ class ObjectRecord(_Model):
     edges_in: list[EdgeRecord] = []
     external: list[EdgeRecord] = []
     unresolved: list[UnresolvedRecord] = []
-    standings: list[StandingRecord] = []
+    context_anchor: str = Field(description="The fragment of the object's row on the page of each "
+                                            "context it stands in (the same on every one).")
+    standings: list[StandingGroup] = Field(
+        default=[], description="Its standing in every compiled context that reached it, "
+                                "contexts that say the same grouped; every other context did not "
+                                "reach it.")
 
 
 #: schema file name -> model, written to ``api/v1/schemas/``.

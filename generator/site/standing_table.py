@@ -1,17 +1,22 @@
 """Every object's standing in every context, inverted from the answers and kept between
 builds: uri -> context -> that object's standings there. A rebuild replaces the rows of
-the answers that changed and says which objects' standings moved."""
+the answers that changed and says which objects' standings moved.
+
+Compact, because a large layer's table holds five million standings: a context's rows of
+one object are plain tuples (:data:`~.contexts.StandingRow`), and equal rows are kept once
+(interned as they arrive: most of an object's standings differ only in the context)."""
 
 from __future__ import annotations
 
 from collections import Counter
 from typing import Iterable, Mapping, Sequence
 
-from .contexts import ContextKey, ObjectStanding
+from .contexts import ContextKey, ObjectStanding, StandingFact, StandingRow
 
 __all__ = ["StandingTable", "Rows", "StandingsView"]
 
-PerContext = dict[ContextKey, tuple[ObjectStanding, ...]]
+ContextRows = tuple[StandingRow, ...]
+PerContext = dict[ContextKey, ContextRows]
 
 
 class Rows(Sequence):
@@ -25,7 +30,8 @@ class Rows(Sequence):
 
     def _all(self) -> list[ObjectStanding]:
         if self._rows is None:
-            self._rows = [s for key in sorted(self.per) for s in self.per[key]]
+            self._rows = [ObjectStanding(key, fact, relevance)
+                          for key in sorted(self.per) for fact, relevance in self.per[key]]
         return self._rows
 
     def __len__(self) -> int:
@@ -61,22 +67,49 @@ class StandingsView(Mapping):
         return len(self.by_uri)
 
 
+class _Interned(dict):
+    """Each distinct value once: a context's rows of one object arrive from its worker as
+    new tuples, equal to those of most other contexts."""
+
+    def __missing__(self, value):
+        self[value] = value
+        return value
+
+
+class _Facts(dict):
+    """Each distinct fact once, as the :class:`StandingFact` (it arrives as a plain tuple
+    of its fields, equal to it)."""
+
+    def __missing__(self, fields):
+        fact = self[fields] = StandingFact(*fields)
+        return fact
+
+
 class StandingTable:
     """The inverted answers, with each object's row count and the dashboard's count of
     how many contexts exclude each identifier. Immutable once built: :meth:`updated`
     returns a new table sharing what did not change."""
 
     def __init__(self, by_uri: dict[str, PerContext] | None = None,
-                 counts: dict[str, int] | None = None, excluded: Counter | None = None) -> None:
+                 counts: dict[str, int] | None = None, excluded: Counter | None = None,
+                 interned: tuple[_Facts, _Interned] | None = None) -> None:
         self.by_uri = by_uri if by_uri is not None else {}
         self.counts = counts if counts is not None else {}
         self.excluded = excluded if excluded is not None else Counter()
+        self._interned = interned if interned is not None else (_Facts(), _Interned())
 
-    def add(self, key: ContextKey, standings: Mapping[str, tuple[ObjectStanding, ...]],
-            excluded: Iterable[str]) -> None:
+    def _kept(self, rows: ContextRows) -> ContextRows:
+        facts, kept = self._interned
+        return kept[tuple((facts[fact], relevance) for fact, relevance in rows)]
+
+    def add(self, key: ContextKey, standings: Mapping[str, ContextRows], excluded: Iterable[str]) -> None:
         """One more context's rows (a first build, in context order)."""
+        by_uri, kept = self.by_uri, self._kept
         for uri, rows in standings.items():
-            self.by_uri.setdefault(uri, {})[key] = rows
+            per = by_uri.get(uri)
+            if per is None:
+                per = by_uri[uri] = {}
+            per[key] = kept(rows)
         self.excluded.update(excluded)
 
     def finish(self) -> "StandingTable":
@@ -87,7 +120,7 @@ class StandingTable:
         return StandingsView(self.by_uri, self.counts)
 
     def updated(self, changes: Iterable[tuple[ContextKey, Iterable[str], Iterable[str],
-                                              Mapping[str, tuple[ObjectStanding, ...]],
+                                              Mapping[str, ContextRows],
                                               Iterable[str]]]) -> tuple["StandingTable", set[str]]:
         """The table after each ``(context, uris it named before, its excluded before,
         its standings now, its excluded now)`` (empty for a context that went), and the
@@ -109,7 +142,7 @@ class StandingTable:
                 moved.add(uri)
                 per = dict(by_uri.get(uri, {}))
                 if uri in after:
-                    per[key] = after[uri]
+                    per[key] = self._kept(after[uri])
                 else:
                     per.pop(key, None)
                 if per:
@@ -124,4 +157,4 @@ class StandingTable:
                 counts[uri] = count(by_uri[uri])
             else:
                 counts.pop(uri, None)
-        return StandingTable(by_uri, counts, excluded), moved
+        return StandingTable(by_uri, counts, excluded, self._interned), moved

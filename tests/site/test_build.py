@@ -150,10 +150,14 @@ def test_objects_json_laid_out_from_kept_rows_is_the_model_serialised(demo_site)
 
 def test_object_pages_link_to_the_anchor_of_their_standing(demo_site):
     record = json.loads((demo_site / urls.object_json("majordomus://issue/I0104")).read_text())
-    standings = {s["context_id"]: s for s in record["standings"]}
-    assert standings["I0201"]["standing"] == "selected"
-    page, fragment = standings["I0201"]["page"].split("#")
-    assert fragment in scan(demo_site / page).ids
+    standings = {(g["context_kind"], c): g for g in record["standings"] for c, _ in g["contexts"]}
+    assert standings["issue", "I0201"]["standing"] == "selected"
+    # a context's page is derived from its kind and id, the row from the record's anchor
+    assert record["context_anchor"] in scan(demo_site / urls.context_page("issue", "I0201")).ids
+    # and the object's page links each context it lists to that row
+    page = urls.object_page("majordomus://issue/I0104")
+    links = {v for _, v in scan(demo_site / page).links if "contexts/issue/I0201.html" in v}
+    assert links == {"../../contexts/issue/I0201.html#" + record["context_anchor"]}
 
 
 def test_identity_file_names_are_reversible():

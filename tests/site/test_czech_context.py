@@ -12,12 +12,10 @@ from pathlib import Path
 import pytest
 
 from generator.engine import CompileInput, compile_context
-from generator.engine.compile import GitInfo
 from generator.site import i18n
 from generator.site.build import SiteInputs, build_site, page_kit
 from generator.site.charts import fmt_figure
-from generator.site.compiled import answer_of, context_job
-from generator.site.contexts import ContextKey, standings_of
+from generator.site.contexts import ContextKey, StandingFact, standings_of
 from generator.site.pages.context import context_files
 from generator.workspace import Workspace
 from generator.writer import write_site
@@ -96,21 +94,10 @@ def test_the_context_pages_engine_sentences_are_czech(ws, kit, key):
     assert "tokens," not in svg
 
 
-def test_a_page_made_again_from_the_kept_answer_still_speaks_czech(ws, kit, key):
-    record = context_job(kit, GitInfo(), keep_json=True)(key)
-    answer = answer_of(record, ws.index.fingerprint)
-    assert all(x.phrase is not None for x in answer.excluded)
-    assert all(d.phrase is not None for e in answer.selected for d in e.discovered_by)
-    fresh = compile_context(ws.index, CompileInput(issue=key.identity))
-    assert answer == fresh  # phrases and all
-    with i18n.using("cs"):
-        assert context_files(kit, key, answer) == context_files(kit, key, fresh)
-
-
 def test_an_objects_standing_carries_its_phrase(ws, key):
     answer = compile_context(ws.index, CompileInput(issue=key.identity, budget_tokens=2000))
-    standings = [s for rows in standings_of({key: answer}).values() for s in rows
-                 if s.standing != "selected"]
+    standings = [StandingFact(*fact) for rows in standings_of(answer).values() for fact, _ in rows
+                 if fact[0] != "selected"]
     assert standings and all(s.phrase is not None and str(s.phrase) == s.detail
                              for s in standings)
     budget = next(s for s in standings if s.word == "budget")

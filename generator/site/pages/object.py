@@ -4,29 +4,30 @@ and its page (rendered Markdown, fields, edges, standings, the cross-reference w
 from __future__ import annotations
 
 from collections import Counter
-from typing import Sequence
+from typing import Iterable, Sequence
 
 from markupsafe import Markup, escape
 
 from ...diagnostics import Diagnostic
 from ...jsonio import canonical_json
 from ...model import LayerObject
-from ...phrases import Phrase
 from ...query.crossref import cross_ref_query
 from ...query.models import Trace
 from .. import urls
-from ..contexts import ContextKey, ObjectStanding
+from ..contexts import ContextKey, ObjectStanding, StandingFact
 from ..fieldtext import field_rows
 from ..i18n import N_, _, format_count, ngettext, speak, speak_or
-from ..records import EdgeRecord, ObjectRecord, StandingRecord, UnresolvedRecord
+from ..records import EdgeRecord, ObjectRecord, StandingGroup, UnresolvedRecord
 from .diagnostics import said
 from .kit import PageKit, path_resolver
 
-__all__ = ["object_record", "object_files", "MAX_STANDINGS_SHOWN", "STANDING_NAMES",
-           "standing_counts", "trace_intro"]
+__all__ = ["object_record", "object_files", "standing_groups", "shown_counts",
+           "MAX_STANDINGS_SHOWN", "STANDING_NAMES", "standing_counts", "trace_intro"]
 
-#: Object pages list at most this many standings; the JSON carries all of them.
-MAX_STANDINGS_SHOWN = 200
+#: Object pages list at most this many contexts, every distinct standing first (up to this
+#: many); the JSON lists all of them. A listed context is a link to the object's row on its
+#: page (~100 bytes): 100 of them keep a large layer's 30,000 object pages near 15 KB each.
+MAX_STANDINGS_SHOWN = 100
 
 #: The standings' contract words as a page names them (translated when shown).
 STANDING_NAMES = {"selected": N_("selected"), "excluded": N_("excluded"),
@@ -52,15 +53,15 @@ def standing_counts(counts: Counter) -> str:
     return _("{counts}; every other context did not reach it.").format(counts=parts)
 
 
-def _standing_detail(s, phrase: Phrase | None) -> str:
-    """A standing row's detail in the page's language: the sentence it was made from
-    (``phrase``) spoken, or the page's word for a selected entry ("required", or nothing).
-    A detail without its phrase can only be shown in English (the leak test finds it)."""
-    if phrase is not None:
-        return speak(phrase)
-    if s.standing == "selected":
-        return _("required") if s.detail == "required" else ""
-    return s.detail
+def _standing_detail(fact: StandingFact) -> str:
+    """A standing's detail in the page's language: the sentence it was made from spoken,
+    or the page's word for a selected entry ("required", or nothing). A detail without its
+    phrase can only be shown in English (the leak test finds it)."""
+    if fact.phrase is not None:
+        return speak(fact.phrase)
+    if fact.standing == "selected":
+        return _("required") if fact.detail == "required" else ""
+    return fact.detail
 
 
 def trace_intro(trace: Trace) -> Markup:
@@ -84,7 +85,38 @@ def trace_intro(trace: Trace) -> Markup:
                                    n=format_count(n), shown=format_count(shown), order=order)
 
 
-def object_record(kit: PageKit, obj: LayerObject, standings: Sequence[ObjectStanding]) -> ObjectRecord:
+Group = tuple[str, StandingFact, list[tuple[ContextKey, "float | None"]]]
+
+
+def standing_groups(standings: Iterable[ObjectStanding]) -> list[Group]:
+    """``(context kind, fact, [(context, relevance), ...])``: the standings of one object
+    that differ only in the context and the relevance there, said once (a policy stands
+    the same way in every context). In the order of each group's first context; every
+    standing in exactly one group."""
+    groups: dict[tuple[str, StandingFact], list] = {}
+    for s in standings:
+        key = (s.context.kind, s.fact)
+        members = groups.get(key)
+        if members is None:
+            members = groups[key] = []
+        members.append((s.context, s.relevance))
+    return [(kind, fact, members) for (kind, fact), members in groups.items()]
+
+
+def shown_counts(sizes: Sequence[int], most: int = MAX_STANDINGS_SHOWN) -> list[int]:
+    """How many contexts of each group a page lists: at most ``most`` in all, one for each
+    group first (every distinct standing is shown, up to ``most`` of them), then the rest
+    in group order."""
+    shown = [1] * min(len(sizes), most)
+    left = most - len(shown)
+    for i, size in enumerate(sizes[:len(shown)]):
+        extra = min(left, size - 1)
+        shown[i] += extra
+        left -= extra
+    return shown
+
+
+def object_record(kit: PageKit, obj: LayerObject, groups: Sequence[Group]) -> ObjectRecord:
     index = kit.index
     state = index.issue_states.get(obj.uri)
 
@@ -92,11 +124,10 @@ def object_record(kit: PageKit, obj: LayerObject, standings: Sequence[ObjectStan
         return EdgeRecord(edge=e_kind, field=fld, uri=uri,
                           page=urls.object_page(uri) if uri in index.objects else None)
 
-    rows = [StandingRecord(
-        context=s.context.uri, context_kind=s.context.kind, context_id=s.context.identity,
-        standing=s.standing, word=s.word, detail=s.detail, relevance=s.relevance,
-        cost_tokens=s.cost_tokens, page=urls.context_page(s.context.kind, s.context.identity)
-        + "#" + urls.anchor_for(obj.uri)) for s in standings]
+    rows = [StandingGroup(context_kind=kind, standing=fact.standing, word=fact.word,
+                          detail=fact.detail, cost_tokens=fact.cost_tokens,
+                          contexts=[(key.identity, relevance) for key, relevance in members])
+            for kind, fact, members in groups]
     return ObjectRecord(
         uri=obj.uri, kind=obj.kind, identity=obj.identity, title=obj.title, summary=obj.summary,
         status=obj.status, state=state.state if state else None,
@@ -110,15 +141,30 @@ def object_record(kit: PageKit, obj: LayerObject, standings: Sequence[ObjectStan
         unresolved=[UnresolvedRecord(field=u.field, reference=u.reference, target=u.target_uri,
                                      correction=u.correction, line=u.line)
                     for u in index.unresolved_by_source.get(obj.uri, [])],
+        context_anchor=urls.anchor_for(obj.uri),
         standings=rows,
     )
+
+
+def _group_rows(page: str, anchor: str, groups: Sequence[Group]) -> list[tuple]:
+    """What the page's table shows of each group it shows: ``(fact, its standing's name,
+    its detail in the page's language, context kind, [(id, href, relevance)], how many of
+    its contexts are not listed)``."""
+    out = []
+    for (kind, fact, members), n in zip(groups, shown_counts([len(g[2]) for g in groups])):
+        links = [(key.identity, urls.relative(page, urls.context_page(key.kind, key.identity)) + "#" + anchor,
+                  relevance) for key, relevance in members[:n]]
+        out.append((fact, _(STANDING_NAMES.get(fact.standing, fact.standing)),
+                    _standing_detail(fact), kind, links, len(members) - n))
+    return out
 
 
 def object_files(kit: PageKit, obj: LayerObject, standings: Sequence[ObjectStanding],
                  own_context: ContextKey | None, diagnostics: Sequence[Diagnostic]
                  ) -> tuple[list[tuple[str, bytes]], list[str]]:
     """``([(json path, bytes), (page path, bytes)], repository paths its Markdown linked)``."""
-    record = object_record(kit, obj, standings)
+    groups = standing_groups(standings)
+    record = object_record(kit, obj, groups)
     page = record.page
     linked: list[str] = []
     body_html = None
@@ -127,6 +173,7 @@ def object_files(kit: PageKit, obj: LayerObject, standings: Sequence[ObjectStand
     rel = lambda target: urls.relative(page, target) if target else None  # noqa: E731
     xref = cross_ref_query(kit.index, obj.uri)
     state = kit.index.issue_states.get(obj.uri)
+    shown = _group_rows(page, record.context_anchor, groups)
     html = kit.render(
         "object.html", page,
         title=f"{obj.kind} {obj.identity}",
@@ -136,11 +183,9 @@ def object_files(kit: PageKit, obj: LayerObject, standings: Sequence[ObjectStand
         fields=field_rows(obj.fields),
         edges_out=[(e, rel(e.page)) for e in record.edges_out],
         edges_in=[(e, rel(e.page)) for e in record.edges_in],
-        standings=[(s, rel(s.page), _(STANDING_NAMES.get(s.standing, s.standing)),
-                    _standing_detail(s, made.phrase))
-                   for s, made in zip(record.standings[:MAX_STANDINGS_SHOWN], standings)],
-        standings_hidden=max(0, len(record.standings) - MAX_STANDINGS_SHOWN),
-        standing_counts=standing_counts(Counter(s.standing for s in record.standings)),
+        groups=shown,
+        standings_hidden=sum(len(g[2]) for g in groups) - sum(len(r[4]) for r in shown),
+        standing_counts=standing_counts(Counter(s.standing for s in standings)),
         state_reasons="; ".join(speak(p) for p in state.said) if state else "",
         unresolved=[(u, speak(u.said)) for u in kit.index.unresolved_by_source.get(obj.uri, [])],
         own_context=kit.context_href(page, own_context) if own_context else None,
