@@ -21,11 +21,21 @@ from servekit import EventStream, request, serve
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def _ctrl_c_as_at_a_terminal() -> None:
+    """In the child before it runs: Ctrl-C at its default, as a terminal starts a program.
+    A non-interactive shell starts a background job (``make test &``) with SIGINT ignored,
+    the test run inherits that, and Python started with SIGINT ignored keeps ignoring it,
+    as nohup asks, so the server would not stop on the test's Ctrl-C."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_SETMASK, set())
+
+
 def _start(args: list[str], cwd: Path) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "generator", "serve", *args], cwd=cwd,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT),
-                                 "LC_ALL": "C.UTF-8", "TZ": "UTC"})
+                                 "LC_ALL": "C.UTF-8", "TZ": "UTC"},
+                            preexec_fn=_ctrl_c_as_at_a_terminal)
 
 
 def _wait_serving(proc: subprocess.Popen, timeout: float = 120.0) -> int:
