@@ -12,8 +12,8 @@ from ..engine.models import Budget, CompiledContext, CompileInput, ExclusionReas
 from ..index import Index
 from ..phrases import Phrase, say
 
-__all__ = ["ContextKey", "StandingFact", "StandingRow", "ObjectStanding", "AnswerDigest", "SiteAnswers", "context_keys",
-           "compile_one", "standings_of", "excluded_uris"]
+__all__ = ["ContextKey", "StandingFact", "StandingRow", "ObjectStanding", "AnswerDigest",
+           "SiteAnswers", "context_keys", "compile_one", "standings_of", "excluded_uris"]
 
 
 @dataclass(frozen=True, order=True, slots=True)
@@ -112,25 +112,27 @@ def standings_of(answer: CompiledContext) -> dict[str, tuple[StandingRow, ...]]:
     # phrase read only where there is one
     out: dict[str, tuple[StandingRow, ...]] = {}
     get = out.get
+
+    def stand(uri: str, row: StandingRow) -> None:
+        rows = get(uri)
+        out[uri] = (row,) if rows is None else rows + (row,)
+
     for e in answer.selected:
-        row = (("selected", str(e.tier), "required" if e.required else "", e.cost_tokens, None), e.relevance)
-        rows = get(e.uri)
-        out[e.uri] = (row,) if rows is None else rows + (row,)
+        stand(e.uri, (("selected", str(e.tier), "required" if e.required else "",
+                       e.cost_tokens, None), e.relevance))
     budget = ExclusionReason.budget
     for x in answer.excluded:
         reason = x.reason
         if reason is budget:
-            row = (("excluded", "budget", BUDGET_STANDING_DETAIL, x.cost_tokens, BUDGET_STANDING), x.relevance)
+            fact = ("excluded", "budget", BUDGET_STANDING_DETAIL, x.cost_tokens, BUDGET_STANDING)
         else:
-            row = (("excluded", str(reason), x.detail, x.cost_tokens, x.phrase), x.relevance)
-        rows = get(x.uri)
-        out[x.uri] = (row,) if rows is None else rows + (row,)
+            fact = ("excluded", str(reason), x.detail, x.cost_tokens, x.phrase)
+        stand(x.uri, (fact, x.relevance))
     for d in answer.deduplicated:
         folded = say("folded into {kept}", kept=d.kept)
         row = (("deduplicated", d.key, str(folded), None, folded), None)
         for dropped in d.dropped:
-            rows = get(dropped)
-            out[dropped] = (row,) if rows is None else rows + (row,)
+            stand(dropped, row)
     return out
 
 
