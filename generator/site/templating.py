@@ -14,6 +14,7 @@ from markupsafe import Markup, escape
 from ..errors import BuildError
 from ..phrases import Phrase
 from . import i18n
+from .templatecache import bytecode_cache
 
 __all__ = ["TEMPLATES_DIR", "inline_code", "spoken", "said_text", "make_environment",
            "templates_dir"]
@@ -102,6 +103,7 @@ def make_environment(templates: Path | None = None) -> Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
         extensions=["jinja2.ext.i18n"],
+        bytecode_cache=bytecode_cache(),
     )
     # Interface strings are marked {{ _("...") }} / {% trans %} (gettext, new style): they go
     # through site/i18n.py at render time, so one environment (its compiled templates) serves
