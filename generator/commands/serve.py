@@ -13,9 +13,6 @@ from ..errors import DevContextError, InputError
 from ..gitinfo import read_git
 from ..outdir import check_out_dir, home_dir
 from ..progress import TerminalProgress
-from ..serve.incremental import IncrementalBuilder
-from ..serve.server import LOOPBACK_HOSTS, PortInUse
-from ..serve.session import ServeSession, describe_failure
 from ..site.build import Progress
 from ..site.i18n import LANGUAGES, parse_languages, set_process_language
 from ..site.templating import templates_dir
@@ -60,6 +57,11 @@ def _sigterm_as_interrupt() -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # imported here, not at the top: every other command starts without the server's stack
+    from ..serve.incremental import IncrementalBuilder
+    from ..serve.server import LOOPBACK_HOSTS, PortInUse
+    from ..serve.session import ServeSession, describe_failure
+
     tell = (lambda line: None) if args.quiet else (lambda line: print(line, flush=True))
     logging.basicConfig(level=logging.WARNING, format="devcontext serve: %(message)s")
     if not 0 <= args.port <= 65535:
