@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from ..engine.models import CompiledContext, ContextEntry, ExclusionReason
+from ..engine.models import CompiledContext, ContextEntry, ExclusionReason, made
 from ..errors import InputError
 from .models import Pack, PackBudget, PackEntry, PackSize
 
@@ -66,10 +66,12 @@ def _entry(position: int, entry: ContextEntry, files: Mapping[str, bytes]) -> Pa
             f"holds {len(data)}; the file changed since the answer was compiled — compile again "
             "and pack that answer", path=path)
     text, replaced = decode_text(data)
-    return PackEntry(position=position, uri=entry.uri, kind=entry.kind, title=entry.title,
-                     tier=entry.tier, required=entry.required, reason=best_reason(entry),
-                     path=path, cost_tokens=entry.cost_tokens, cost_bytes=entry.cost_bytes,
-                     replaced_bytes=replaced, text=text)
+    # every value is the answer's own, already typed: made without validation, once per
+    # selected entry of every context a build packs (tests/pack: equal to the validated form)
+    return made(PackEntry, position=position, uri=entry.uri, kind=entry.kind, title=entry.title,
+                tier=entry.tier, required=entry.required, reason=best_reason(entry),
+                path=path, cost_tokens=entry.cost_tokens, cost_bytes=entry.cost_bytes,
+                replaced_bytes=replaced, text=text)
 
 
 def assemble(answer: CompiledContext, files: Mapping[str, bytes]) -> Pack:

@@ -197,3 +197,21 @@ def test_the_markdown_rendered_once_per_part_is_the_whole_render(hostile, empty)
     assert data == render_markdown(sized).encode("utf-8")
     assert sized.size.bytes == len(data)
     assert data.endswith(b"fence\n" if empty else b"\n")
+
+
+def test_entries_made_without_validation_equal_the_validated_ones(hostile):
+    """assemble makes its entries with engine.models.made: each must be what validating
+    the same values makes, pickled and dumped the same (the hostile bodies included)."""
+    import pickle
+
+    from generator.pack.models import PackEntry
+
+    ws, answer = hostile
+    entries = assemble(answer, ws.tree.files).entries
+    assert len(entries) == len(answer.selected) > 5
+    for entry in entries:
+        validated = PackEntry(**entry.model_dump())
+        assert entry == validated
+        assert entry.model_dump_json() == validated.model_dump_json()
+        assert entry.model_fields_set == validated.model_fields_set
+        assert pickle.loads(pickle.dumps(entry)) == validated
