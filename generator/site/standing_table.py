@@ -100,7 +100,10 @@ class StandingTable:
 
     def _kept(self, rows: ContextRows) -> ContextRows:
         facts, kept = self._interned
-        return kept[tuple((facts[fact], relevance) for fact, relevance in rows)]
+        if len(rows) == 1:  # most objects stand once in a context: no generator for them
+            (fact, relevance), = rows
+            return kept[((facts[fact], relevance),)]
+        return kept[tuple([(facts[fact], relevance) for fact, relevance in rows])]
 
     def add(self, key: ContextKey, standings: Mapping[str, ContextRows], excluded: Iterable[str]) -> None:
         """One more context's rows (a first build, in context order)."""
