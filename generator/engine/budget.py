@@ -15,7 +15,7 @@ from .. import fields
 from ..diagnostics import Diagnostic
 from ..index import Index
 from ..layer.records import scalar_text
-from ..phrases import Phrase, reworded, say, say_n
+from ..phrases import Phrase, Recounted, say, say_n
 from .models import (
     SELECTOR_ORDER,
     TIER_ORDER,
@@ -31,6 +31,7 @@ from .models import (
     Tier,
     TierSpend,
     made,
+    made_excluded,
     said,
 )
 from .numbers import BYTES_PER_TOKEN, round3, tokens_for
@@ -91,9 +92,8 @@ class _Budgeter:
                 detail: Phrase, cost: int, relevance: float) -> None:
         # built from values this module made and typed (a large answer has ~900 of them):
         # no validation per row; the schema tests validate the wire form
-        self.excluded.append(made(
-            Excluded, detail, uri=uri, kind=kind, tier=tier, reason=reason, detail=str(detail),
-            cost_tokens=cost, relevance=round3(relevance)))
+        self.excluded.append(made_excluded(detail, uri, kind, tier, reason, str(detail), cost,
+                                           round3(relevance)))
 
     # -- collapse ------------------------------------------------------------------------
 
@@ -352,7 +352,7 @@ def _rounded(d: Discovery) -> Discovery:
 
 
 #: The three sentences of a refusal for budget (see :func:`budget_detail`), checked once
-#: here: a large answer says one for each of its ~600 refusals.
+#: here: a large answer says one for each of its ~600 refusals (:class:`Recounted`).
 _BUDGET_SURE = say_n("{used} of {limit} already spent or reserved; a budget of {n} tokens "
                      "brings it in",
                      "{used} of {limit} already spent or reserved; a budget of {n} tokens "
@@ -367,6 +367,9 @@ _BUDGET_BOUND = say_n("{used} of {limit} already spent or reserved; a budget of 
                       "brings it in (none below {low} can)",
                       "{used} of {limit} already spent or reserved; a budget of {n} tokens "
                       "brings it in (none below {low} can)", n=0, used=0, limit=0, low=0)
+_SAY_SURE = Recounted(_BUDGET_SURE)
+_SAY_PAST_ALLOWANCE = Recounted(_BUDGET_PAST_ALLOWANCE)
+_SAY_BOUND = Recounted(_BUDGET_BOUND)
 
 
 def budget_detail(used: int, limit: int, needed: int, sure: bool, low: int,
@@ -379,11 +382,10 @@ def budget_detail(used: int, limit: int, needed: int, sure: bool, low: int,
     One whole sentence per case, so a translation can order each its own way; the count
     is the budget's tokens (English says "tokens" either way, as it always did)."""
     if sure:
-        return reworded(_BUDGET_SURE, needed, used, limit)
+        return _SAY_SURE(needed, used, limit)
     if past_allowance:  # the allowance, stated where it changes the answer
-        return reworded(_BUDGET_PAST_ALLOWANCE, needed, used, limit, low,
-                        _refits_module.MAX_REFIT_SEARCHES)
-    return reworded(_BUDGET_BOUND, needed, used, limit, low)
+        return _SAY_PAST_ALLOWANCE(needed, used, limit, low, _refits_module.MAX_REFIT_SEARCHES)
+    return _SAY_BOUND(needed, used, limit, low)
 
 
 def _correction(item) -> Phrase | str:
