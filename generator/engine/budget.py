@@ -118,9 +118,9 @@ class _Budgeter:
         for cand in self.cands.values():
             prov = cand.obj.provenance
             groups.setdefault((prov.path, prov.member or ""), []).append(cand)
-        for (path, _), group in sorted(groups.items()):
-            if len(group) < 2:
-                continue
+        # only the paths indexed more than once (a few of ~700), in path order
+        for path, member in sorted(key for key, group in groups.items() if len(group) > 1):
+            group = groups[path, member]
             # A seed is never the one dropped: the request named it.
             group.sort(key=lambda c: (c.uri not in self.seeds, -_kind_rank(c.obj.kind),
                                       -c.relevance, c.uri))
@@ -254,30 +254,42 @@ class _Budgeter:
     def spend(self) -> tuple[list[ContextEntry], int, int, dict[Tier, list[int]]]:
         order = sorted(self.cands.values(), key=lambda c: (_TIER_RANK[c.tier], -c.relevance,
                                                            c.uri))
+        seeds = self.seeds
+        costs: list[int] = []
+        required: list[bool] = []
         for cand in order:
-            cand.required = cand.required or cand.uri in self.seeds or cand.obj.kind in (
-                "policy", "scope") or is_blocking_rule(cand.obj)
-        costs = [_cost(c.obj) for c in order]
-        required = [c.required for c in order]
+            obj = cand.obj
+            cand.required = cand.required or cand.uri in seeds or obj.kind in (
+                "policy", "scope") or is_blocking_rule(obj)
+            costs.append(tokens_for(obj.provenance.bytes))
+            required.append(cand.required)
         # What may not be dropped is reserved first, so a droppable entry can never take the
         # room a required one needs: past the limit only when the required alone exceed it.
         required_tokens = sum(c for c, r in zip(costs, required) if r)
         used = required_tokens
+        limit = self.limit
         tiers = {t: [0, 0, 0, 0] for t in TIER_ORDER}  # selected, budget-excluded, tokens, required
         selected: list[ContextEntry] = []
         refits: _Refits | None = None
+        # the ~600 refusals of a large answer: each row made from what is its own (the pot,
+        # the bound, the cost), the relevance rounded once per distinct value
+        refused = self.excluded.append
+        rounded: dict[float, float] = {}
         for i, cand in enumerate(order):
             cost = costs[i]
             if cand.required:
                 pass
-            elif used + cost > self.limit:
+            elif used + cost > limit:
                 if refits is None:
-                    refits = _Refits(costs, required, required_tokens, self.limit)
+                    refits = _Refits(costs, required, required_tokens, limit)
                 needed, sure = refits.budget_to_include(i, used)
-                self.exclude(cand.uri, cand.obj.kind, cand.tier, ExclusionReason.budget,
-                             budget_detail(used, self.limit, needed, sure, used + cost,
-                                           refits.past_allowance),
-                             cost, cand.relevance)
+                detail = budget_detail(used, limit, needed, sure, used + cost,
+                                       refits.past_allowance)
+                relevance = rounded.get(cand.relevance)
+                if relevance is None:
+                    relevance = rounded[cand.relevance] = round3(cand.relevance)
+                refused(made_excluded(detail, cand.uri, cand.obj.kind, cand.tier,
+                                      ExclusionReason.budget, str(detail), cost, relevance))
                 tiers[cand.tier][1] += 1
                 continue
             else:
