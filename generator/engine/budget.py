@@ -15,7 +15,7 @@ from .. import fields
 from ..diagnostics import Diagnostic
 from ..index import Index
 from ..layer.records import scalar_text
-from ..phrases import Phrase, Recounted, say, say_n
+from ..phrases import CountTexts, Phrase, Recounted, reworded, say, say_n
 from .models import (
     SELECTOR_ORDER,
     TIER_ORDER,
@@ -275,6 +275,7 @@ class _Budgeter:
         # the bound, the cost), the relevance rounded once per distinct value
         refused = self.excluded.append
         rounded: dict[float, float] = {}
+        texts = CountTexts()
         for i, cand in enumerate(order):
             cost = costs[i]
             if cand.required:
@@ -284,7 +285,7 @@ class _Budgeter:
                     refits = _Refits(costs, required, required_tokens, limit)
                 needed, sure = refits.budget_to_include(i, used)
                 detail = budget_detail(used, limit, needed, sure, used + cost,
-                                       refits.past_allowance)
+                                       refits.past_allowance, texts)
                 relevance = rounded.get(cand.relevance)
                 if relevance is None:
                     relevance = rounded[cand.relevance] = round3(cand.relevance)
@@ -303,10 +304,11 @@ class _Budgeter:
 
     def entry(self, cand: Candidate, cost: int) -> ContextEntry:
         obj = cand.obj
-        discoveries = sorted(
-            cand.discoveries.values(),
-            key=lambda d: (-d.confidence, d.depth, _SELECTOR_RANK[d.selector], d.reason, d.via or ""))
-        rounded = tuple(_rounded(d) for d in discoveries)
+        discoveries = list(cand.discoveries.values())
+        if len(discoveries) > 1:  # most entries are reached one way
+            discoveries.sort(key=lambda d: (-d.confidence, d.depth, _SELECTOR_RANK[d.selector],
+                                            d.reason, d.via or ""))
+        rounded = tuple([_rounded(d) for d in discoveries])
         facts = dict(obj.facts)
         state = self.index.issue_states.get(obj.uri)
         if state is not None:
@@ -327,18 +329,13 @@ class _Budgeter:
         depth = self.req.request.max_depth
         for uri, missed in sorted(self.sel.below_floor.items()):
             self.exclude(uri, missed.obj.kind, missed.tier, ExclusionReason.relevance,
-                         say("reached {how} at relevance {relevance}, below the floor {floor}; "
-                             "a floor of {to_include} brings it in", how=missed.how,
-                             relevance=_shown_relevance(missed.relevance, floor),
-                             floor=float(floor), to_include=_floor_to_include(missed.relevance)),
+                         reworded(_BELOW_FLOOR, missed.how,
+                                  _shown_relevance(missed.relevance, floor), float(floor),
+                                  _floor_to_include(missed.relevance)),
                          _cost(missed.obj), missed.relevance)
         for uri, missed in sorted(self.sel.beyond_depth.items()):
             self.exclude(uri, missed.obj.kind, missed.tier, ExclusionReason.depth,
-                         say_n("{n} hop from a seed ({how}), one beyond max_depth {max_depth}; "
-                               "a max_depth of {n} brings it in",
-                               "{n} hops from a seed ({how}), one beyond max_depth {max_depth}; "
-                               "a max_depth of {n} brings it in",
-                               n=missed.depth, how=missed.how, max_depth=depth),
+                         reworded(_BEYOND_DEPTH, missed.depth, missed.how, depth),
                          _cost(missed.obj), missed.relevance)
 
     def commits(self, selected: list[ContextEntry]) -> tuple[CommitReference, ...]:
@@ -363,6 +360,16 @@ def _rounded(d: Discovery) -> Discovery:
     return d.model_copy(update={"confidence": confidence, "weight": weight})
 
 
+#: The sentences of an exclusion the request's floor or depth makes (~300 in a large
+#: answer), checked once here and reworded per row.
+_BELOW_FLOOR = say("reached {how} at relevance {relevance}, below the floor {floor}; "
+                   "a floor of {to_include} brings it in", how="", relevance=0.0, floor=0.0,
+                   to_include=0.0)
+_BEYOND_DEPTH = say_n("{n} hop from a seed ({how}), one beyond max_depth {max_depth}; "
+                      "a max_depth of {n} brings it in",
+                      "{n} hops from a seed ({how}), one beyond max_depth {max_depth}; "
+                      "a max_depth of {n} brings it in", n=0, how="", max_depth=0)
+
 #: The three sentences of a refusal for budget (see :func:`budget_detail`), checked once
 #: here: a large answer says one for each of its ~600 refusals (:class:`Recounted`).
 _BUDGET_SURE = say_n("{used} of {limit} already spent or reserved; a budget of {n} tokens "
@@ -385,19 +392,21 @@ _SAY_BOUND = Recounted(_BUDGET_BOUND)
 
 
 def budget_detail(used: int, limit: int, needed: int, sure: bool, low: int,
-                  past_allowance: bool) -> Phrase:
+                  past_allowance: bool, texts: CountTexts | None = None) -> Phrase:
     """What is particular to one refusal for budget: the pot when it was refused and the
     budget that brings it back (its cost, the limit's meaning and the first-fit rule are
     the row's and the answer's own; the site says them once per group). A budget found
     without settling the least one says the bound below which none can, and why.
 
     One whole sentence per case, so a translation can order each its own way; the count
-    is the budget's tokens (English says "tokens" either way, as it always did)."""
+    is the budget's tokens (English says "tokens" either way, as it always did). ``texts``:
+    the answer's counts written out (its refusals repeat the limit and the pot)."""
     if sure:
-        return _SAY_SURE(needed, used, limit)
+        return _SAY_SURE(needed, used, limit, texts=texts)
     if past_allowance:  # the allowance, stated where it changes the answer
-        return _SAY_PAST_ALLOWANCE(needed, used, limit, low, _refits_module.MAX_REFIT_SEARCHES)
-    return _SAY_BOUND(needed, used, limit, low)
+        return _SAY_PAST_ALLOWANCE(needed, used, limit, low, _refits_module.MAX_REFIT_SEARCHES,
+                                   texts=texts)
+    return _SAY_BOUND(needed, used, limit, low, texts=texts)
 
 
 def _correction(item) -> Phrase | str:

@@ -128,7 +128,7 @@ def made_excluded(phrase: Phrase | None, uri: str, kind: str | None, tier: "Tier
     values = {"uri": uri, "kind": kind, "tier": tier, "reason": reason, "detail": detail,
               "cost_tokens": cost_tokens, "relevance": relevance}
     _setattr(m, "__dict__", values)
-    _setattr(m, "__pydantic_fields_set__", set(values))  # as made's: even its pickle's order
+    _setattr(m, "__pydantic_fields_set__", _EXCLUDED_SET.copy())
     _setattr(m, "__pydantic_extra__", None)
     _setattr(m, "__pydantic_private__", {"_phrase": phrase})
     return m
@@ -261,6 +261,9 @@ _new = object.__new__
 #: added to the model must be added there).
 _EXCLUDED_FIELDS = ("uri", "kind", "tier", "reason", "detail", "cost_tokens", "relevance")
 assert tuple(Excluded.model_fields) == _EXCLUDED_FIELDS, "made_excluded writes every field"
+#: every field set, as :func:`made`'s ``set(values)`` makes it (copied, it iterates and
+#: pickles in the same order)
+_EXCLUDED_SET = set(dict.fromkeys(_EXCLUDED_FIELDS))
 
 
 class Deduplicated(Said):
