@@ -23,7 +23,7 @@ from functools import lru_cache
 from string import Formatter
 from typing import Callable, Union
 
-__all__ = ["N_", "CountTexts", "Param", "Phrase", "Recounted", "say", "say_n", "reworded", "param_text",
+__all__ = ["N_", "Param", "Phrase", "Recounted", "say", "say_n", "reworded", "param_text",
            "placeholders"]
 
 Param = Union[str, int, float, "Phrase"]
@@ -98,52 +98,37 @@ def reworded(phrase: Phrase, /, *values: Param) -> Phrase:
     return Phrase(phrase.template, params, phrase.plural)
 
 
-class CountTexts(dict):
-    """Counts' English texts (``texts[24000] == "24,000"``), each written once: for one
-    answer's sentences, which repeat some counts (the limit, the pot) hundreds of times."""
-
-    def __missing__(self, count: int) -> str:
-        text = self[count] = f"{count:,}"
-        return text
-
-
 class Recounted:
     """``model``'s sentence said many times over with other counts (every parameter an
     ``int``, given in the order of its own), its English text made at once with one
     ``str.format``: what :func:`reworded` and ``str()`` make, without a dict or a walk of
     the parameters per sentence — for a sentence said hundreds of times an answer (a
-    refusal for budget), whose English the wire carries. Given ``texts``, the counts'
-    texts are taken from there (each written once)."""
+    refusal for budget), whose English the wire carries."""
 
-    __slots__ = ("template", "plural", "names", "_forms", "_n")
+    __slots__ = ("template", "plural", "names", "_one", "_other", "_n")
 
     def __init__(self, model: Phrase) -> None:
         self.template = model.template
         self.plural = model.plural
         self.names = tuple(name for name, _ in model.params)
-
-        def english(template: str, spec: str) -> str:
-            # ``{used}`` -> ``{1:,}`` (each count thousands-separated, as ``str()`` writes
-            # an int), or ``{1}`` for a count given as its text
+        # each count thousands-separated, as ``str()`` writes an int: ``{used}`` -> ``{1:,}``
+        def english(template: str) -> str:
             return "".join(literal.replace("{", "{{").replace("}", "}}") + (
-                "" if name is None else "{%d%s}" % (self.names.index(name), spec))
+                "" if name is None else "{%d:,}" % self.names.index(name))
                 for literal, name, _, _ in Formatter().parse(template))
+        self._one = english(model.template)
         plural = model.plural if model.plural not in (None, model.template) else None
-        # (one, other) forms, each (counts to write, counts written)
-        one = (english(model.template, ":,"), english(model.template, ""))
-        self._forms = (one, (english(plural, ":,"), english(plural, "")) if plural else one)
+        self._other = english(plural) if plural is not None else self._one
         # the count that picks the form: ``n``, the last one so named (as :meth:`count`)
         self._n = (len(self.names) - 1 - self.names[::-1].index("n")
                    if plural is not None else -1)
 
-    def __call__(self, *counts: int, texts: CountTexts | None = None) -> Phrase:
+    def __call__(self, *counts: int) -> Phrase:
         if len(counts) != len(self.names):
             raise ValueError(f"{self.template!r} takes {len(self.names)} counts, "
                              f"given {len(counts)}")
         n = self._n
-        form = self._forms[0 if n < 0 or counts[n] == 1 else 1]
-        english = (form[0].format(*counts) if texts is None
-                   else form[1].format(*map(texts.__getitem__, counts)))
+        english = (self._one if n < 0 or counts[n] == 1 else self._other).format(*counts)
         return Phrase(self.template, tuple(zip(self.names, counts)), self.plural, english)
 
 

@@ -15,7 +15,7 @@ from .. import fields
 from ..diagnostics import Diagnostic
 from ..index import Index
 from ..layer.records import scalar_text
-from ..phrases import CountTexts, Phrase, Recounted, reworded, say, say_n
+from ..phrases import Phrase, Recounted, reworded, say, say_n
 from .models import (
     SELECTOR_ORDER,
     TIER_ORDER,
@@ -275,7 +275,6 @@ class _Budgeter:
         # the bound, the cost), the relevance rounded once per distinct value
         refused = self.excluded.append
         rounded: dict[float, float] = {}
-        texts = CountTexts()
         for i, cand in enumerate(order):
             cost = costs[i]
             if cand.required:
@@ -285,7 +284,7 @@ class _Budgeter:
                     refits = _Refits(costs, required, required_tokens, limit)
                 needed, sure = refits.budget_to_include(i, used)
                 detail = budget_detail(used, limit, needed, sure, used + cost,
-                                       refits.past_allowance, texts)
+                                       refits.past_allowance)
                 relevance = rounded.get(cand.relevance)
                 if relevance is None:
                     relevance = rounded[cand.relevance] = round3(cand.relevance)
@@ -392,21 +391,19 @@ _SAY_BOUND = Recounted(_BUDGET_BOUND)
 
 
 def budget_detail(used: int, limit: int, needed: int, sure: bool, low: int,
-                  past_allowance: bool, texts: CountTexts | None = None) -> Phrase:
+                  past_allowance: bool) -> Phrase:
     """What is particular to one refusal for budget: the pot when it was refused and the
     budget that brings it back (its cost, the limit's meaning and the first-fit rule are
     the row's and the answer's own; the site says them once per group). A budget found
     without settling the least one says the bound below which none can, and why.
 
     One whole sentence per case, so a translation can order each its own way; the count
-    is the budget's tokens (English says "tokens" either way, as it always did). ``texts``:
-    the answer's counts written out (its refusals repeat the limit and the pot)."""
+    is the budget's tokens (English says "tokens" either way, as it always did)."""
     if sure:
-        return _SAY_SURE(needed, used, limit, texts=texts)
+        return _SAY_SURE(needed, used, limit)
     if past_allowance:  # the allowance, stated where it changes the answer
-        return _SAY_PAST_ALLOWANCE(needed, used, limit, low, _refits_module.MAX_REFIT_SEARCHES,
-                                   texts=texts)
-    return _SAY_BOUND(needed, used, limit, low, texts=texts)
+        return _SAY_PAST_ALLOWANCE(needed, used, limit, low, _refits_module.MAX_REFIT_SEARCHES)
+    return _SAY_BOUND(needed, used, limit, low)
 
 
 def _correction(item) -> Phrase | str:
