@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from string import Formatter
 
 from .. import fields
 from ..diagnostics import Diagnostic
@@ -275,6 +276,7 @@ class _Budgeter:
         # the bound, the cost), the relevance rounded once per distinct value
         refused = self.excluded.append
         rounded: dict[float, float] = {}
+        say_refused = _Refusals(limit)
         for i, cand in enumerate(order):
             cost = costs[i]
             if cand.required:
@@ -283,8 +285,7 @@ class _Budgeter:
                 if refits is None:
                     refits = _Refits(costs, required, required_tokens, limit)
                 needed, sure = refits.budget_to_include(i, used)
-                detail = budget_detail(used, limit, needed, sure, used + cost,
-                                       refits.past_allowance)
+                detail = say_refused(used, needed, sure, used + cost, refits.past_allowance)
                 relevance = rounded.get(cand.relevance)
                 if relevance is None:
                     relevance = rounded[cand.relevance] = round3(cand.relevance)
@@ -404,6 +405,60 @@ def budget_detail(used: int, limit: int, needed: int, sure: bool, low: int,
     if past_allowance:  # the allowance, stated where it changes the answer
         return _SAY_PAST_ALLOWANCE(needed, used, limit, low, _refits_module.MAX_REFIT_SEARCHES)
     return _SAY_BOUND(needed, used, limit, low)
+
+
+class _Refusals:
+    """:func:`budget_detail` for the refusals of one spend, built from what differs per
+    refusal (the bound, its low end) with what repeats written once: the limit, the pot
+    while it stays (first fit refuses runs of entries at one sum), the allowance — their
+    parameters and English shared by the rows that say them. The same phrases and English
+    (``tests/engine/test_budget_refits.py`` holds it to :func:`budget_detail`)."""
+
+    __slots__ = ("limit", "searches", "used", "used_text")
+
+    def __init__(self, limit: int) -> None:
+        self.limit = (("limit", limit), f"{limit:,}")
+        allowance = _refits_module.MAX_REFIT_SEARCHES
+        self.searches = (("searches", allowance), f"{allowance:,}")
+        self.used: tuple[str, int] | None = None
+        self.used_text = ""
+
+    def __call__(self, used: int, needed: int, sure: bool, low: int,
+                 past_allowance: bool) -> Phrase:
+        pot = self.used
+        if pot is None or pot[1] != used:
+            pot = self.used = ("used", used)
+            self.used_text = f"{used:,}"
+        limit, limit_text = self.limit
+        if sure:
+            return Phrase(_BUDGET_SURE.template, (("n", needed), pot, limit),
+                          _BUDGET_SURE.plural, _SURE_EN.format(
+                              f"{needed:,}", self.used_text, limit_text))
+        if past_allowance:
+            searches, searches_text = self.searches
+            return Phrase(_BUDGET_PAST_ALLOWANCE.template,
+                          (("n", needed), pot, limit, ("low", low), searches),
+                          _BUDGET_PAST_ALLOWANCE.plural, _PAST_ALLOWANCE_EN.format(
+                              f"{needed:,}", self.used_text, limit_text, f"{low:,}",
+                              searches_text))
+        return Phrase(_BUDGET_BOUND.template, (("n", needed), pot, limit, ("low", low)),
+                      _BUDGET_BOUND.plural, _BOUND_EN.format(
+                          f"{needed:,}", self.used_text, limit_text, f"{low:,}"))
+
+
+def _english_of(model: Phrase) -> str:
+    """``model``'s English template with its parameters by position (``{used}`` -> ``{1}``),
+    for their texts: one sentence, singular and plural alike (checked)."""
+    assert model.plural in (None, model.template), model.template
+    names = [name for name, _ in model.params]
+    return "".join(literal.replace("{", "{{").replace("}", "}}") + (
+        "" if name is None else "{%d}" % names.index(name))
+        for literal, name, _, _ in Formatter().parse(model.template))
+
+
+_SURE_EN = _english_of(_BUDGET_SURE)
+_PAST_ALLOWANCE_EN = _english_of(_BUDGET_PAST_ALLOWANCE)
+_BOUND_EN = _english_of(_BUDGET_BOUND)
 
 
 def _correction(item) -> Phrase | str:
