@@ -23,7 +23,8 @@ from functools import lru_cache
 from string import Formatter
 from typing import Callable, Union
 
-__all__ = ["N_", "Param", "Phrase", "say", "say_n", "reworded", "param_text", "placeholders"]
+__all__ = ["N_", "Param", "Phrase", "Recounted", "say", "say_n", "reworded", "param_text",
+           "placeholders"]
 
 Param = Union[str, int, float, "Phrase"]
 
@@ -95,6 +96,40 @@ def reworded(phrase: Phrase, /, *values: Param) -> Phrase:
     params = tuple([(name, value) for (name, _), value in zip(phrase.params, values,
                                                                strict=True)])
     return Phrase(phrase.template, params, phrase.plural)
+
+
+class Recounted:
+    """``model``'s sentence said many times over with other counts (every parameter an
+    ``int``, given in the order of its own), its English text made at once with one
+    ``str.format``: what :func:`reworded` and ``str()`` make, without a dict or a walk of
+    the parameters per sentence — for a sentence said hundreds of times an answer (a
+    refusal for budget), whose English the wire carries."""
+
+    __slots__ = ("template", "plural", "names", "_one", "_other", "_n")
+
+    def __init__(self, model: Phrase) -> None:
+        self.template = model.template
+        self.plural = model.plural
+        self.names = tuple(name for name, _ in model.params)
+        # each count thousands-separated, as ``str()`` writes an int: ``{used}`` -> ``{1:,}``
+        def english(template: str) -> str:
+            return "".join(literal.replace("{", "{{").replace("}", "}}") + (
+                "" if name is None else "{%d:,}" % self.names.index(name))
+                for literal, name, _, _ in Formatter().parse(template))
+        self._one = english(model.template)
+        plural = model.plural if model.plural not in (None, model.template) else None
+        self._other = english(plural) if plural is not None else self._one
+        # the count that picks the form: ``n``, the last one so named (as :meth:`count`)
+        self._n = (len(self.names) - 1 - self.names[::-1].index("n")
+                   if plural is not None else -1)
+
+    def __call__(self, *counts: int) -> Phrase:
+        if len(counts) != len(self.names):
+            raise ValueError(f"{self.template!r} takes {len(self.names)} counts, "
+                             f"given {len(counts)}")
+        n = self._n
+        english = (self._one if n < 0 or counts[n] == 1 else self._other).format(*counts)
+        return Phrase(self.template, tuple(zip(self.names, counts)), self.plural, english)
 
 
 @lru_cache(maxsize=4096)

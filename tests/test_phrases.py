@@ -108,3 +108,32 @@ def test_a_sentence_reworded_is_the_one_said_anew():
     assert str(again) == "23,999 of 24,000: 24,167 tokens"
     with pytest.raises(ValueError):
         reworded(model, 1, 2)  # one value short: refused, not said with a hole
+
+
+# -- a sentence recounted is the one reworded, and says the same English ----------------
+
+from generator.phrases import Recounted  # noqa: E402
+
+_counts = st.integers(-10**9, 10**9)
+
+
+@given(values=st.lists(_counts, min_size=3, max_size=3), n=st.sampled_from([0, 1, 2, 5, 1000]),
+       same=st.booleans())
+def test_a_sentence_recounted_is_the_one_reworded_and_says_its_english(values, n, same):
+    plural = "{used} of {limit}: {n} token, {{braces}} kept" if same else \
+        "{used} of {limit}: {n} tokens, {{braces}} kept"
+    model = say_n("{used} of {limit}: {n} token, {{braces}} kept", plural, n=0, used=0,
+                  limit=0, low=0)
+    counts = (n, *values)
+    fast = Recounted(model)(*counts)
+    slow = reworded(model, *counts)
+    assert fast == slow and repr(fast) == repr(slow)
+    assert str(fast) == str(Phrase(slow.template, slow.params, slow.plural))
+    assert str(fast) == _reference_english(slow)
+
+
+def test_a_sentence_recounted_takes_its_counts_in_full():
+    model = say("{a} of {b}", a=0, b=0)
+    assert str(Recounted(model)(1_200, 24_000)) == "1,200 of 24,000"
+    with pytest.raises(ValueError, match="takes 2 counts, given 1"):
+        Recounted(model)(1)

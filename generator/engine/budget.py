@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from string import Formatter
 
 from .. import fields
 from ..diagnostics import Diagnostic
 from ..index import Index
 from ..layer.records import scalar_text
-from ..phrases import Phrase, reworded, say, say_n
+from ..phrases import Phrase, Recounted, reworded, say, say_n
 from .models import (
     SELECTOR_ORDER,
     TIER_ORDER,
@@ -31,6 +32,7 @@ from .models import (
     Tier,
     TierSpend,
     made,
+    made_excluded,
     said,
 )
 from .numbers import BYTES_PER_TOKEN, round3, tokens_for
@@ -91,9 +93,8 @@ class _Budgeter:
                 detail: Phrase, cost: int, relevance: float) -> None:
         # built from values this module made and typed (a large answer has ~900 of them):
         # no validation per row; the schema tests validate the wire form
-        self.excluded.append(made(
-            Excluded, detail, uri=uri, kind=kind, tier=tier, reason=reason, detail=str(detail),
-            cost_tokens=cost, relevance=round3(relevance)))
+        self.excluded.append(made_excluded(detail, uri, kind, tier, reason, str(detail), cost,
+                                           round3(relevance)))
 
     # -- collapse ------------------------------------------------------------------------
 
@@ -118,9 +119,9 @@ class _Budgeter:
         for cand in self.cands.values():
             prov = cand.obj.provenance
             groups.setdefault((prov.path, prov.member or ""), []).append(cand)
-        for (path, _), group in sorted(groups.items()):
-            if len(group) < 2:
-                continue
+        # only the paths indexed more than once (a few of ~700), in path order
+        for path, member in sorted(key for key, group in groups.items() if len(group) > 1):
+            group = groups[path, member]
             # A seed is never the one dropped: the request named it.
             group.sort(key=lambda c: (c.uri not in self.seeds, -_kind_rank(c.obj.kind),
                                       -c.relevance, c.uri))
@@ -254,30 +255,42 @@ class _Budgeter:
     def spend(self) -> tuple[list[ContextEntry], int, int, dict[Tier, list[int]]]:
         order = sorted(self.cands.values(), key=lambda c: (_TIER_RANK[c.tier], -c.relevance,
                                                            c.uri))
+        seeds = self.seeds
+        costs: list[int] = []
+        required: list[bool] = []
         for cand in order:
-            cand.required = cand.required or cand.uri in self.seeds or cand.obj.kind in (
-                "policy", "scope") or is_blocking_rule(cand.obj)
-        costs = [_cost(c.obj) for c in order]
-        required = [c.required for c in order]
+            obj = cand.obj
+            cand.required = cand.required or cand.uri in seeds or obj.kind in (
+                "policy", "scope") or is_blocking_rule(obj)
+            costs.append(tokens_for(obj.provenance.bytes))
+            required.append(cand.required)
         # What may not be dropped is reserved first, so a droppable entry can never take the
         # room a required one needs: past the limit only when the required alone exceed it.
         required_tokens = sum(c for c, r in zip(costs, required) if r)
         used = required_tokens
+        limit = self.limit
         tiers = {t: [0, 0, 0, 0] for t in TIER_ORDER}  # selected, budget-excluded, tokens, required
         selected: list[ContextEntry] = []
         refits: _Refits | None = None
+        # the ~600 refusals of a large answer: each row made from what is its own (the pot,
+        # the bound, the cost), the relevance rounded once per distinct value
+        refused = self.excluded.append
+        rounded: dict[float, float] = {}
+        say_refused = _Refusals(limit)
         for i, cand in enumerate(order):
             cost = costs[i]
             if cand.required:
                 pass
-            elif used + cost > self.limit:
+            elif used + cost > limit:
                 if refits is None:
-                    refits = _Refits(costs, required, required_tokens, self.limit)
+                    refits = _Refits(costs, required, required_tokens, limit)
                 needed, sure = refits.budget_to_include(i, used)
-                self.exclude(cand.uri, cand.obj.kind, cand.tier, ExclusionReason.budget,
-                             budget_detail(used, self.limit, needed, sure, used + cost,
-                                           refits.past_allowance),
-                             cost, cand.relevance)
+                detail = say_refused(used, needed, sure, used + cost, refits.past_allowance)
+                relevance = rounded.get(cand.relevance)
+                if relevance is None:
+                    relevance = rounded[cand.relevance] = round3(cand.relevance)
+                refused(made_excluded(detail, cand.uri, cand.obj.kind, cand.tier,
+                                      ExclusionReason.budget, str(detail), cost, relevance))
                 tiers[cand.tier][1] += 1
                 continue
             else:
@@ -291,10 +304,11 @@ class _Budgeter:
 
     def entry(self, cand: Candidate, cost: int) -> ContextEntry:
         obj = cand.obj
-        discoveries = sorted(
-            cand.discoveries.values(),
-            key=lambda d: (-d.confidence, d.depth, _SELECTOR_RANK[d.selector], d.reason, d.via or ""))
-        rounded = tuple(_rounded(d) for d in discoveries)
+        discoveries = list(cand.discoveries.values())
+        if len(discoveries) > 1:  # most entries are reached one way
+            discoveries.sort(key=lambda d: (-d.confidence, d.depth, _SELECTOR_RANK[d.selector],
+                                            d.reason, d.via or ""))
+        rounded = tuple([_rounded(d) for d in discoveries])
         facts = dict(obj.facts)
         state = self.index.issue_states.get(obj.uri)
         if state is not None:
@@ -315,18 +329,13 @@ class _Budgeter:
         depth = self.req.request.max_depth
         for uri, missed in sorted(self.sel.below_floor.items()):
             self.exclude(uri, missed.obj.kind, missed.tier, ExclusionReason.relevance,
-                         say("reached {how} at relevance {relevance}, below the floor {floor}; "
-                             "a floor of {to_include} brings it in", how=missed.how,
-                             relevance=_shown_relevance(missed.relevance, floor),
-                             floor=float(floor), to_include=_floor_to_include(missed.relevance)),
+                         reworded(_BELOW_FLOOR, missed.how,
+                                  _shown_relevance(missed.relevance, floor), float(floor),
+                                  _floor_to_include(missed.relevance)),
                          _cost(missed.obj), missed.relevance)
         for uri, missed in sorted(self.sel.beyond_depth.items()):
             self.exclude(uri, missed.obj.kind, missed.tier, ExclusionReason.depth,
-                         say_n("{n} hop from a seed ({how}), one beyond max_depth {max_depth}; "
-                               "a max_depth of {n} brings it in",
-                               "{n} hops from a seed ({how}), one beyond max_depth {max_depth}; "
-                               "a max_depth of {n} brings it in",
-                               n=missed.depth, how=missed.how, max_depth=depth),
+                         reworded(_BEYOND_DEPTH, missed.depth, missed.how, depth),
                          _cost(missed.obj), missed.relevance)
 
     def commits(self, selected: list[ContextEntry]) -> tuple[CommitReference, ...]:
@@ -351,8 +360,18 @@ def _rounded(d: Discovery) -> Discovery:
     return d.model_copy(update={"confidence": confidence, "weight": weight})
 
 
+#: The sentences of an exclusion the request's floor or depth makes (~300 in a large
+#: answer), checked once here and reworded per row.
+_BELOW_FLOOR = say("reached {how} at relevance {relevance}, below the floor {floor}; "
+                   "a floor of {to_include} brings it in", how="", relevance=0.0, floor=0.0,
+                   to_include=0.0)
+_BEYOND_DEPTH = say_n("{n} hop from a seed ({how}), one beyond max_depth {max_depth}; "
+                      "a max_depth of {n} brings it in",
+                      "{n} hops from a seed ({how}), one beyond max_depth {max_depth}; "
+                      "a max_depth of {n} brings it in", n=0, how="", max_depth=0)
+
 #: The three sentences of a refusal for budget (see :func:`budget_detail`), checked once
-#: here: a large answer says one for each of its ~600 refusals.
+#: here: a large answer says one for each of its ~600 refusals (:class:`Recounted`).
 _BUDGET_SURE = say_n("{used} of {limit} already spent or reserved; a budget of {n} tokens "
                      "brings it in",
                      "{used} of {limit} already spent or reserved; a budget of {n} tokens "
@@ -367,6 +386,9 @@ _BUDGET_BOUND = say_n("{used} of {limit} already spent or reserved; a budget of 
                       "brings it in (none below {low} can)",
                       "{used} of {limit} already spent or reserved; a budget of {n} tokens "
                       "brings it in (none below {low} can)", n=0, used=0, limit=0, low=0)
+_SAY_SURE = Recounted(_BUDGET_SURE)
+_SAY_PAST_ALLOWANCE = Recounted(_BUDGET_PAST_ALLOWANCE)
+_SAY_BOUND = Recounted(_BUDGET_BOUND)
 
 
 def budget_detail(used: int, limit: int, needed: int, sure: bool, low: int,
@@ -379,11 +401,64 @@ def budget_detail(used: int, limit: int, needed: int, sure: bool, low: int,
     One whole sentence per case, so a translation can order each its own way; the count
     is the budget's tokens (English says "tokens" either way, as it always did)."""
     if sure:
-        return reworded(_BUDGET_SURE, needed, used, limit)
+        return _SAY_SURE(needed, used, limit)
     if past_allowance:  # the allowance, stated where it changes the answer
-        return reworded(_BUDGET_PAST_ALLOWANCE, needed, used, limit, low,
-                        _refits_module.MAX_REFIT_SEARCHES)
-    return reworded(_BUDGET_BOUND, needed, used, limit, low)
+        return _SAY_PAST_ALLOWANCE(needed, used, limit, low, _refits_module.MAX_REFIT_SEARCHES)
+    return _SAY_BOUND(needed, used, limit, low)
+
+
+class _Refusals:
+    """:func:`budget_detail` for the refusals of one spend, built from what differs per
+    refusal (the bound, its low end) with what repeats written once: the limit, the pot
+    while it stays (first fit refuses runs of entries at one sum), the allowance — their
+    parameters and English shared by the rows that say them. The same phrases and English
+    (``tests/engine/test_budget_refits.py`` holds it to :func:`budget_detail`)."""
+
+    __slots__ = ("limit", "searches", "used", "used_text")
+
+    def __init__(self, limit: int) -> None:
+        self.limit = (("limit", limit), f"{limit:,}")
+        allowance = _refits_module.MAX_REFIT_SEARCHES
+        self.searches = (("searches", allowance), f"{allowance:,}")
+        self.used: tuple[str, int] | None = None
+        self.used_text = ""
+
+    def __call__(self, used: int, needed: int, sure: bool, low: int,
+                 past_allowance: bool) -> Phrase:
+        pot = self.used
+        if pot is None or pot[1] != used:
+            pot = self.used = ("used", used)
+            self.used_text = f"{used:,}"
+        limit, limit_text = self.limit
+        if sure:
+            return Phrase(_BUDGET_SURE.template, (("n", needed), pot, limit),
+                          _BUDGET_SURE.plural, _SURE_EN.format(
+                              f"{needed:,}", self.used_text, limit_text))
+        if past_allowance:
+            searches, searches_text = self.searches
+            return Phrase(_BUDGET_PAST_ALLOWANCE.template,
+                          (("n", needed), pot, limit, ("low", low), searches),
+                          _BUDGET_PAST_ALLOWANCE.plural, _PAST_ALLOWANCE_EN.format(
+                              f"{needed:,}", self.used_text, limit_text, f"{low:,}",
+                              searches_text))
+        return Phrase(_BUDGET_BOUND.template, (("n", needed), pot, limit, ("low", low)),
+                      _BUDGET_BOUND.plural, _BOUND_EN.format(
+                          f"{needed:,}", self.used_text, limit_text, f"{low:,}"))
+
+
+def _english_of(model: Phrase) -> str:
+    """``model``'s English template with its parameters by position (``{used}`` -> ``{1}``),
+    for their texts: one sentence, singular and plural alike (checked)."""
+    assert model.plural in (None, model.template), model.template
+    names = [name for name, _ in model.params]
+    return "".join(literal.replace("{", "{{").replace("}", "}}") + (
+        "" if name is None else "{%d}" % names.index(name))
+        for literal, name, _, _ in Formatter().parse(model.template))
+
+
+_SURE_EN = _english_of(_BUDGET_SURE)
+_PAST_ALLOWANCE_EN = _english_of(_BUDGET_PAST_ALLOWANCE)
+_BOUND_EN = _english_of(_BUDGET_BOUND)
 
 
 def _correction(item) -> Phrase | str:

@@ -84,6 +84,8 @@ class _Selector:
         self.req = req
         self.prep: Prepared = prepared(index)
         self.floor = req.request.floor
+        #: a relevance below this is below the floor (:func:`below_floor`)
+        self.threshold = self.floor - FLOOR_TOLERANCE
         self.branch = branch
         self.candidates: dict[str, Candidate] = {}
         self.below: dict[str, Missed] = {}
@@ -99,32 +101,47 @@ class _Selector:
     def offer(self, obj: LayerObject, relevance: float, depth: int, tier: Tier,
               discovery: Discovery, how: Phrase, *, required: bool = False) -> bool:
         """Add or merge a candidate; below the floor it is only recorded. True if offered."""
-        uri = obj.uri
-        # below the floor, unless required, a seed or a blocking rule in force (asked only
-        # then: most offers meet the floor)
-        if below_floor(relevance, self.floor) and not (
-                required or uri in self.req.object_seeds
-                or (is_blocking_rule(obj) and not is_stale(obj))):
-            missed = self.below.get(uri)
-            if missed is None or relevance > missed.relevance or (
-                    relevance == missed.relevance and depth < missed.depth):
-                self.below[uri] = Missed(obj, relevance, depth, tier, discovery.via, how)
+        if self.missed(obj, relevance, required):
+            self.record_below(obj, relevance, depth, tier, discovery.via, how)
             return False
-        cand = self.candidates.get(uri)
-        if cand is None:
-            cand = Candidate(obj, relevance, depth, tier)
-            self.candidates[uri] = cand
-        else:
-            cand.relevance = max(cand.relevance, relevance)
-            cand.depth = min(cand.depth, depth)
-            cand.tier = _stronger(cand.tier, tier)
-        cand.required = cand.required or required
+        cand = self.merge(obj, relevance, depth, tier, required)
         key = (discovery.selector, discovery.edge or "", discovery.reason)  # a StrEnum: a str
         old = cand.discoveries.get(key)
         if old is None or (discovery.depth, -discovery.weight, discovery.via or "") < (
                 old.depth, -old.weight, old.via or ""):
             cand.discoveries[key] = discovery
         return True
+
+    def missed(self, obj: LayerObject, relevance: float, required: bool) -> bool:
+        """Below the floor, unless required, a seed or a blocking rule in force (asked only
+        then: most offers meet the floor)."""
+        return relevance < self.threshold and not (
+            required or obj.uri in self.req.object_seeds
+            or (is_blocking_rule(obj) and not is_stale(obj)))
+
+    def record_below(self, obj: LayerObject, relevance: float, depth: int, tier: Tier,
+                     via: str | None, how: Phrase) -> None:
+        missed = self.below.get(obj.uri)
+        if missed is None or relevance > missed.relevance or (
+                relevance == missed.relevance and depth < missed.depth):
+            self.below[obj.uri] = Missed(obj, relevance, depth, tier, via, how)
+
+    def merge(self, obj: LayerObject, relevance: float, depth: int, tier: Tier,
+              required: bool) -> Candidate:
+        """The candidate of ``obj``, made or merged with this offer (its discovery aside)."""
+        cand = self.candidates.get(obj.uri)
+        if cand is None:
+            cand = self.candidates[obj.uri] = Candidate(obj, relevance, depth, tier)
+        else:
+            if relevance > cand.relevance:
+                cand.relevance = relevance
+            if depth < cand.depth:
+                cand.depth = depth
+            if _TIER_RANK[tier] < _TIER_RANK[cand.tier]:
+                cand.tier = tier
+        if required:
+            cand.required = True
+        return cand
 
     # -- selectors -------------------------------------------------------------------
 
@@ -154,13 +171,22 @@ class _Selector:
                     if obj is None:
                         continue
                     r = r_u * step.weight
-                    offered = self.offer(
-                        obj, r, layer, self.tier_of(obj),
-                        made(Discovery, step.phrase, selector=Selector.relation,
-                             reason=step.reason, via=u, edge=step.edge, depth=layer,
-                             confidence=1.0, weight=step.weight),
-                        _along(step.edge, u))
-                    if offered and not below_floor(r, self.floor) and r > best.get(v, -1.0):
+                    # offer() along the step, its discovery and words made only when kept
+                    # (most steps reach a candidate by a path it already has a better one of)
+                    if self.missed(obj, r, False):
+                        self.record_below(obj, r, layer, self.tier_of(obj), u,
+                                          _along(step.edge, u))
+                        continue
+                    cand = self.merge(obj, r, layer, self.tier_of(obj), False)
+                    key = (Selector.relation, step.edge, step.reason)
+                    old = cand.discoveries.get(key)
+                    if old is None or (layer, -step.weight, u) < (
+                            old.depth, -old.weight, old.via or ""):
+                        cand.discoveries[key] = made(
+                            Discovery, step.phrase, selector=Selector.relation,
+                            reason=step.reason, via=u, edge=step.edge, depth=layer,
+                            confidence=1.0, weight=step.weight)
+                    if r >= self.threshold and r > best.get(v, -1.0):
                         best[v] = r
                         improved[v] = max(improved.get(v, 0.0), r)
             frontier = improved

@@ -98,3 +98,23 @@ def test_a_budget_detail_says_only_what_is_particular_and_states_the_allowance()
     assert str(budget_detail(23_999, 24_000, 31_234, False, 24_091, True)).endswith(
         f"(none below 24,091 can; not searched past {refits_module.MAX_REFIT_SEARCHES:,} "
         "refusals)")
+
+
+@settings(max_examples=300, deadline=None)
+@given(limit=st.integers(0, 10**7), rows=st.lists(st.tuples(
+    st.integers(0, 10**7), st.integers(0, 10**8), st.booleans(), st.integers(0, 10**8),
+    st.booleans()), min_size=1, max_size=12))
+def test_a_spends_refusals_are_said_as_budget_detail_says_each(limit, rows):
+    """The spend's sayer shares the limit, the pot and the allowance between its rows: each
+    phrase is the one budget_detail makes, its English the same, its pickle the same."""
+    import pickle
+
+    from generator.engine.budget import _Refusals, budget_detail
+
+    say = _Refusals(limit)
+    for used, needed, sure, low, past in sorted(rows):  # the pot only grows in a spend
+        fast = say(used, needed, sure, low, past)
+        slow = budget_detail(used, limit, needed, sure, low, past)
+        assert fast == slow and repr(fast) == repr(slow) and str(fast) == str(slow)
+        assert str(fast) == str(type(slow)(slow.template, slow.params, slow.plural))
+        assert pickle.dumps(fast) == pickle.dumps(slow)

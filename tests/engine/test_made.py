@@ -24,6 +24,7 @@ from generator.engine.models import (
     Tier,
     WireModel,
     made,
+    made_excluded,
     said,
 )
 from generator.phrases import say
@@ -69,6 +70,22 @@ def test_an_exclusion_made_is_the_one_validated(uri, kind, tier, reason, detail,
     _same(*_pair(Excluded, phrase, dict(uri=uri, kind=kind, tier=tier, reason=reason,
                                         detail=detail, cost_tokens=cost,
                                         relevance=relevance)))
+
+
+@settings(max_examples=200, deadline=None)
+@given(uri=text, kind=maybe_text, tier=st.sampled_from(Tier),
+       reason=st.sampled_from(ExclusionReason), detail=text, cost=count, relevance=unit,
+       phrase=st.none() | phrases)
+def test_an_exclusion_made_positionally_is_the_one_made_and_the_one_validated(
+        uri, kind, tier, reason, detail, cost, relevance, phrase):
+    values = dict(uri=uri, kind=kind, tier=tier, reason=reason, detail=detail,
+                  cost_tokens=cost, relevance=relevance)
+    fast = made_excluded(phrase, uri, kind, tier, reason, detail, cost, relevance)
+    generic, validated = _pair(Excluded, phrase, values)
+    _same(fast, validated)
+    _same(fast, generic)
+    # even the pickle is made's, byte for byte (the set of fields set in the same order)
+    assert pickle.dumps(fast) == pickle.dumps(generic)
 
 
 @settings(max_examples=200, deadline=None)
