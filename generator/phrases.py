@@ -40,6 +40,16 @@ class Phrase:
     #: The English text, made once: the wire needs it where the phrase is made, and an
     #: English page says the same text again (not compared, not pickled).
     _english: str | None = field(default=None, compare=False, repr=False)
+    #: The hash, made once: the build's standing table hashes every fact, and its phrase
+    #: with it, once to find the fact and again to find its row (not compared, not pickled).
+    _hash: int | None = field(default=None, compare=False, repr=False)
+
+    def __hash__(self) -> int:  # the value dataclass would give, remembered
+        found = self._hash
+        if found is None:
+            found = hash((self.template, self.params, self.plural))
+            object.__setattr__(self, "_hash", found)
+        return found
 
     def __str__(self) -> str:
         text = self._english

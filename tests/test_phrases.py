@@ -137,3 +137,17 @@ def test_a_sentence_recounted_takes_its_counts_in_full():
     assert str(Recounted(model)(1_200, 24_000)) == "1,200 of 24,000"
     with pytest.raises(ValueError, match="takes 2 counts, given 1"):
         Recounted(model)(1)
+
+
+def test_a_phrase_hashes_as_its_fields_do_once_and_after_a_round_trip():
+    """The hash is remembered, and is the value the dataclass would give: what compares
+    equal hashes equal, whether made here, unpickled, or nested."""
+    import pickle
+
+    inner = say("{n} hops", n=3)
+    phrase = say("reached along {how}", how=inner)
+    assert hash(phrase) == hash((phrase.template, phrase.params, phrase.plural))
+    again = pickle.loads(pickle.dumps(phrase))
+    assert again == phrase and hash(again) == hash(phrase)
+    assert hash(say("reached along {how}", how=say("{n} hops", n=3))) == hash(phrase)
+    assert hash(say("reached along {how}", how=say("{n} hops", n=4))) != hash(phrase)
