@@ -313,6 +313,10 @@ class PageRows:
             self.hits += 1
         return row
 
+    def __len__(self) -> int:
+        """How many rows and names are kept."""
+        return len(self._rows) + len(self._heads)
+
     def _keep(self, table: dict, key: Hashable, value: str) -> None:
         if len(table) >= self.limit:  # the older half goes (a dict keeps insertion order)
             for old in list(islice(table, len(table) // 2)):
