@@ -66,9 +66,10 @@ def _exclusion_variants(answer):
         seen.add(x.reason)
         r = x.reason.value
         phrase = phrase_of(x)
-        yield f"{r}: cost", _replace(answer, "excluded", i, _with_phrase(x, phrase, cost_tokens=x.cost_tokens + 7))
-        yield f"{r}: relevance", _replace(answer, "excluded", i, _with_phrase(x, phrase, relevance=0.013))
-        yield f"{r}: detail without a phrase", _replace(answer, "excluded", i, _with_phrase(x, None, detail="other words"))
+        for label, row in [("cost", _with_phrase(x, phrase, cost_tokens=x.cost_tokens + 7)),
+                           ("relevance", _with_phrase(x, phrase, relevance=0.013)),
+                           ("detail without a phrase", _with_phrase(x, None, detail="other"))]:
+            yield f"{r}: {label}", _replace(answer, "excluded", i, row)
         for name, value in phrase.params:  # each parameter of its detail phrase
             if isinstance(value, Phrase):
                 new = Phrase(value.template, tuple((k, f"{v}x" if isinstance(v, str) else v)
@@ -89,9 +90,11 @@ def _selected_variants(answer):
     for field, value in [("title", "Another title"), ("required", not e.required),
                          ("relevance", 0.011), ("confidence", 0.017), ("cost_tokens", 12345),
                          ("depth", e.depth + 2), ("facts", {**e.facts, "state": "DONE?"})]:
-        yield f"selected: {field}", _replace(answer, "selected", i, e.model_copy(update={field: value}))
+        row = e.model_copy(update={field: value})
+        yield f"selected: {field}", _replace(answer, "selected", i, row)
     d = e.discovered_by[0]
-    other_selector = Selector.seed if d.selector is Selector.intent_match else Selector.intent_match
+    other_selector = (Selector.seed if d.selector is Selector.intent_match
+                      else Selector.intent_match)
     for field, value in [("weight", 0.123), ("confidence", 0.5), ("depth", d.depth + 3),
                          ("via", "majordomus://adr/ADR-0001"), ("edge", "other_edge"),
                          ("selector", other_selector)]:

@@ -291,9 +291,9 @@ class PageRows:
             said.append((x, phrase, dict(phrase.params) if phrase is not None else {}))
         used = usual_spent(p for _x, _ph, p in said)
         head, count, number = self.head, self.count, self.number
+        particulars = self.particular.refusals(said, used)
         return used, [f"{head(x.uri)}<td>{count(x.cost_tokens)}<td>{number(x.relevance)}"
-                      f"<td>{particular}\n"
-                      for (x, _ph, _p), particular in zip(said, self.particular.refusals(said, used))]
+                      f"<td>{particular}\n" for (x, _ph, _p), particular in zip(said, particulars)]
 
     def selected(self, e: ContextEntry, rule: str | None) -> str:
         """A selected entry's row (:func:`selected_row`), kept under its values and the rule
