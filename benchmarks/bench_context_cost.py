@@ -7,8 +7,9 @@ context the edit reaches, halved at best by the two workers.
 The contexts are walked in the build's order (:func:`~generator.site.contexts.context_keys`)
 with one page kit, as a build's worker walks them: the kit keeps the rows it rendered
 (contexts of one milestone repeat most of each other's), so a context is measured once,
-after the ``WARM`` contexts before it — never a second pass over the same ones, which
-would find every row kept."""
+in a run of the build's order after the ``WARM`` contexts before it (as a worker has met
+the run's objects before) — never a second pass over the same ones, which would find
+every row kept."""
 
 from __future__ import annotations
 
@@ -29,10 +30,12 @@ from generator.workspace import Workspace
 
 from .layers import real, synthetic
 
-CONTEXTS = 30
-#: Contexts walked, unmeasured, before each measured one: what a worker's chunks
-#: (generator/workers.py CHUNK) had rendered just before it.
-WARM = 8
+#: Where the measured runs of contexts start, as a share of the build's order: two among
+#: the issues, one at the end (the milestones), ``RUN`` contexts each.
+RUNS = (1 / 3, 2 / 3, 1.0)
+RUN = 10
+#: Contexts walked, unmeasured, before each run.
+WARM = 20
 
 
 def _measure(label: str, root, report) -> None:
@@ -41,13 +44,15 @@ def _measure(label: str, root, report) -> None:
         git = GitInfo()
         kit = page_kit(SiteInputs(index=index, git=git, label="bench"))
         keys = context_keys(index)
-        points = sorted({int(i * len(keys) / CONTEXTS) for i in range(min(CONTEXTS, len(keys)))})
+        starts = [max(0, min(int(at * len(keys)), len(keys) - RUN)) for at in RUNS]
+        points = sorted({i for start in starts for i in range(start, min(start + RUN, len(keys)))})
         steps: dict[str, list[float]] = {s: [] for s in (
             "compile (with its reach)", "view", "page template", "JSON", "record kept")}
         sizes: list[int] = []
         reused = [0, 0]
         measured_at = set(points)
-        walked = sorted({i for p in points for i in range(max(0, p - WARM), p + 1)})
+        walked = sorted({i for start in starts for i in range(max(0, start - WARM), start)}
+                        | measured_at)
         for i in walked:  # each once, in the build's order
             key, measured = keys[i], i in measured_at
             before = kit.context_rows.page
@@ -73,7 +78,7 @@ def _measure(label: str, root, report) -> None:
                     steps[step].append(seconds)
                 sizes.append(len(html) + len(data))
                 rows = kit.context_rows.page
-                if rows is before:
+                if rows is not None and rows is before:
                     reused[0] += rows.hits - hits
                     reused[1] += rows.misses - misses
     total = sum(statistics.mean(v) for v in steps.values())

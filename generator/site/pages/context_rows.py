@@ -190,7 +190,7 @@ _entry_values = itemgetter("uri", "title", "required", "tier", "relevance", "con
 _discovery_values = itemgetter("selector", "reason", "via", "edge", "depth", "confidence",
                                "weight")
 
-#: Rows a page kit keeps for the next context pages (~400 bytes each, with their keys).
+#: Rows a page kit keeps for the next context pages (~700 bytes each, with their keys).
 #: ``large``: a context shows ~1,000 rows, of which its milestone's earlier contexts
 #: rendered most; its budget refusals (~580), whose sums differ, are not kept, only their
 #: names (``heads``, one per object).
@@ -219,10 +219,11 @@ class PageRows:
     """The rows of context pages of one location, language and request limits, rendered
     once: each kept under a key of every value its markup shows (the row's own values and
     the rule said beside it; the page's location, language, limits and index are the
-    :class:`ContextRows` slot's). Bounded: past ``limit`` rows, the older half goes."""
+    :class:`ContextRows` slot's). Bounded: past ``limit`` rows, the older half goes; the
+    names, one per object, as many as the index holds."""
 
     __slots__ = ("key", "index", "up", "words", "count", "number", "particular", "fact_names",
-                 "limit", "hits", "misses", "_objects", "_heads", "_rows")
+                 "limit", "hits", "misses", "_objects", "_heads", "_heads_limit", "_rows")
 
     def __init__(self, key: tuple, index: Index, up: str, request: CompileRequest,
                  limit: int = ROW_LIMIT) -> None:
@@ -241,6 +242,9 @@ class PageRows:
         self.misses = 0
         self._objects = index.objects
         self._heads: dict[str, str] = {}
+        # a name per object the layer holds: all of them kept (large: 30,670, ~7 MB), as a
+        # build's worker meets most of them in the budget refusals of some context
+        self._heads_limit = max(limit, len(index.objects))
         self._rows: dict[Hashable, str] = {}
 
     def href(self, uri: str) -> str | None:
@@ -254,7 +258,7 @@ class PageRows:
             held = self._objects.get(uri)
             made = excluded_head(urls.anchor_for(uri), uri,
                                  held.title if held is not None else None, self.href(uri))
-            self._keep(self._heads, uri, made)
+            self._keep(self._heads, uri, made, self._heads_limit)
         return made
 
     def excluded(self, x: Excluded, reason: str) -> str:
@@ -314,11 +318,11 @@ class PageRows:
         return row
 
     def __len__(self) -> int:
-        """How many rows and names are kept."""
-        return len(self._rows) + len(self._heads)
+        """How many rows are kept (not counting the names, one per object at most)."""
+        return len(self._rows)
 
-    def _keep(self, table: dict, key: Hashable, value: str) -> None:
-        if len(table) >= self.limit:  # the older half goes (a dict keeps insertion order)
+    def _keep(self, table: dict, key: Hashable, value: str, limit: int | None = None) -> None:
+        if len(table) >= (limit or self.limit):  # the older half goes (dicts keep their order)
             for old in list(islice(table, len(table) // 2)):
                 del table[old]
         table[key] = value
