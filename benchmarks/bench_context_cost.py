@@ -30,9 +30,10 @@ from generator.workspace import Workspace
 
 from .layers import real, synthetic
 
-#: Where the measured runs of contexts start, as a share of the build's order: two among
-#: the issues, one at the end (the milestones), ``RUN`` contexts each.
-RUNS = (1 / 3, 2 / 3, 1.0)
+#: Where the measured runs of contexts start, as a share of the build's order, ``RUN``
+#: contexts each: spread over the issues, 96 % of a large layer's contexts (its milestones,
+#: at the end of the order, are each larger and repeat each other less).
+RUNS = (1 / 6, 1 / 2, 5 / 6)
 RUN = 10
 #: Contexts walked, unmeasured, before each run.
 WARM = 20
