@@ -7,7 +7,8 @@ writes the same bytes for it several times faster (an answer of a large layer is
 save for one case: a float below 1e-4, which ``json`` writes with an exponent of two
 digits or more (``1e-05``) and ``orjson`` otherwise. Such output is recognised and written
 by ``json`` instead, as is anything ``orjson`` refuses (integers beyond 64 bits, text that
-is not valid UTF-8).
+is not valid UTF-8). A compiled answer's wire form is built from its rows
+(:mod:`generator.answerwire`) rather than by pydantic's walk over them: the same data.
 ``tests/test_jsonio.py`` holds the two to the same bytes."""
 
 from __future__ import annotations
@@ -55,8 +56,20 @@ def canonical_json_text(value: Any, *, indent: int | None = None) -> str:
 
 def canonical_json(value: Any, *, indent: int | None = None) -> bytes:
     if indent is None and isinstance(value, BaseModel):
-        return _wire_json(to_jsonable(value))
+        return _wire_json(_model_wire(value), value)
     return canonical_json_text(value, indent=indent).encode("utf-8")
+
+
+def _model_wire(model: BaseModel) -> Any:
+    """A model's wire form; an answer's built from its rows (:mod:`generator.answerwire`:
+    the same data, without pydantic's walk over a thousand rows)."""
+    # imported here: the engine, which that module reads, itself writes JSON through this one
+    from .answerwire import answer_wire
+    from .engine.models import CompiledContext
+
+    if type(model) is CompiledContext:
+        return answer_wire(model)
+    return to_jsonable(model)
 
 
 #: A number in ``orjson``'s output that ``json`` spells otherwise: below 1e-4, ``json``
@@ -76,15 +89,16 @@ def _spelled_otherwise(text: bytes) -> bool:
     return _SPELLED_OTHERWISE.search(text) is not None
 
 
-def _wire_json(data: Any) -> bytes:
-    """:func:`canonical_json` of a model's wire form (dicts, lists, strings, numbers,
-    booleans and None only)."""
+def _wire_json(data: Any, model: BaseModel | None = None) -> bytes:
+    """:func:`canonical_json` of a model's wire form (dicts, lists, tuples, strings, string
+    enums, numbers, booleans and None only); ``model``: the model it is the wire form of,
+    which ``json`` then writes where ``orjson`` would not write the same bytes."""
     try:
         text = orjson.dumps(data, option=orjson.OPT_SORT_KEYS)
     except orjson.JSONEncodeError:
         text = None
     if text is None or _spelled_otherwise(text):
-        return canonical_json_text(data).encode("utf-8")
+        return canonical_json_text(data if model is None else model).encode("utf-8")
     return text + b"\n"
 
 

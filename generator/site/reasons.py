@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Callable, Iterable, Mapping
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from ..engine import refits
 from ..engine.models import CompileRequest, Excluded, ExclusionReason
@@ -84,6 +84,12 @@ _SHAPES: dict[tuple[ExclusionReason, frozenset[str]], str] = {
     (ExclusionReason.superseded, frozenset({"later", "earlier"})): "superseded",
 }
 
+#: :data:`_SHAPES` by reason: a row's parameter names compared with each of its reason's
+#: (no set made for each of a page's ~900 rows)
+_SHAPES_OF: dict[ExclusionReason, tuple[tuple[frozenset[str], str], ...]] = {}
+for (_reason, _names), _shape in _SHAPES.items():
+    _SHAPES_OF[_reason] = _SHAPES_OF.get(_reason, ()) + ((_names, _shape),)
+
 
 def reason_sentence(reason: ExclusionReason, request: CompileRequest,
                     used: int | None = None) -> str:
@@ -131,12 +137,17 @@ class Particular:
     """Says, for one page, what each row of a group says beyond its group's sentence: the
     row sentences translated once, each row's values in them."""
 
-    __slots__ = ("request", "_templates", "_said", "_count", "_number")
+    __slots__ = ("request", "_templates", "_markup", "_said", "_count", "_number")
 
     def __init__(self, request: CompileRequest, count: Callable[[int], str] = format_count,
                  number: Callable[[float], str] = format_number) -> None:
         self.request = request
         self._templates = {shape: _(t) for shape, t in ROW_SENTENCES.items()}
+        # a budget row's sentence holds only numbers, which need no escaping: its template
+        # escaped once is the row's markup once filled in (not where the translation quotes
+        # a name in backticks, which inline_code makes code: said as any other row)
+        self._markup = {shape: str(escape(t)) for shape, t in self._templates.items()
+                        if shape.startswith("budget") and "`" not in t}
         self._said: dict[Phrase, str] = {}
         self._count = count
         self._number = number
@@ -146,10 +157,13 @@ class Particular:
         one this page knows (then the row says the whole detail, and nothing is lost)."""
         if phrase is None:
             return None
-        shape = _SHAPES.get((x.reason, frozenset(p)))
-        req = self.request
-        if shape is None:
+        names = p.keys()
+        for known, shape in _SHAPES_OF.get(x.reason, ()):
+            if names == known:
+                break
+        else:
             return None
+        req = self.request
         if shape.startswith("budget"):
             return shape if p["limit"] == req.budget_tokens else None
         if shape == "depth":
@@ -169,6 +183,11 @@ class Particular:
         and the detail's parameters, :func:`params_of`): its particular part where the
         group's sentence (with ``used``, the group's usual sum) says the rest, else the
         engine's whole detail sentence."""
+        return Markup(self.markup(x, phrase, p, used))
+
+    def markup(self, x: Excluded, phrase: Phrase | None, p: Mapping[str, object],
+               used: int | None) -> str:
+        """:meth:`__call__`'s markup as text (a page joins ~900 rows' text)."""
         shape = self.shape(x, phrase, p)
         if shape is None:
             return inline_code(speak_or(phrase, x.detail))
@@ -179,15 +198,53 @@ class Particular:
             if p["used"] != used:
                 shape += " spent"
             elif shape == "budget":
-                return Markup(count(p["n"]))
+                return count(p["n"])
             values = {"n": count(p["n"]), "used": count(p["used"]),
                       "low": count(p["low"]) if "low" in p else ""}
+            markup = self._markup.get(shape)
+            if markup is not None:
+                return markup.format_map(values)
         elif shape.startswith("relevance"):
             values = {"how": self._speak(p["how"]), "to_include": self._number(p["to_include"]),
                       "relevance": self._number(p["relevance"])}
         else:  # stale, superseded: names, said as they are
             values = p
         return inline_code(self._templates[shape].format_map(values))
+
+    def refusals(self, rows: list[tuple[Excluded, Phrase | None, dict]],
+                 used: int | None) -> list[str]:
+        """:meth:`markup` of each row of a budget group (``used``: its usual sum), the shapes
+        the budget gives (:data:`ROW_SENTENCES`) written in one loop: ~580 rows a ``large``
+        page, each only a few numbers. Anything else is said by :meth:`markup` itself."""
+        known = _SHAPES_OF[ExclusionReason.budget]
+        limit = self.request.budget_tokens
+        count, templates, general = self._count, self._markup, self.markup
+        out = []
+        for x, phrase, p in rows:
+            shape = None
+            if phrase is not None and x.reason is ExclusionReason.budget:
+                names = p.keys()
+                for candidate, shape in known:
+                    if names == candidate:
+                        break
+                else:
+                    shape = None
+            if shape is None or p["limit"] != limit:
+                out.append(general(x, phrase, p, used))
+                continue
+            if p["used"] == used:
+                if shape == "budget":
+                    out.append(count(p["n"]))
+                    continue
+            else:
+                shape += " spent"
+            template = templates.get(shape)
+            if template is None:
+                out.append(general(x, phrase, p, used))
+                continue
+            out.append(template.format(n=count(p["n"]), used=count(p["used"]),
+                                       low=count(p["low"]) if "low" in p else ""))
+        return out
 
     def _speak(self, phrase: Phrase) -> str:
         """A nested phrase (how an entry was reached) said once a page; the identifier it

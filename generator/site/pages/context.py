@@ -26,7 +26,7 @@ from typing import Callable, Mapping, NamedTuple
 
 from markupsafe import Markup
 
-from ...engine.models import TIER_ORDER, CompiledContext, ContextEntry, ExclusionReason
+from ...engine.models import TIER_ORDER, CompiledContext, ContextEntry, Excluded, ExclusionReason
 from ...engine.policy import Placement, placement, task_plan
 from ...errors import BuildError
 from ...gitinfo import working_tree_words
@@ -35,11 +35,11 @@ from ...pack import pack_text
 from ...phrases import Phrase
 from .. import urls
 from ..contexts import ContextKey
-from ..i18n import N_, _, format_count, speak
-from ..reasons import Particular, group_heading, params_of, reason_sentence, usual_spent
+from ..i18n import _, format_count, speak
+from ..reasons import group_heading, reason_sentence
 from ..templating import inline_code, said_text
 from ..svg import budget_bar
-from .context_rows import RowWords, esc, excluded_row, joined, selected_row, structural_item
+from .context_rows import PageRows, esc, joined, structural_item
 from .kit import PageKit
 
 __all__ = ["context_view", "context_files", "pack_files", "pack_paths", "ExclusionGroup",
@@ -48,31 +48,22 @@ __all__ = ["context_view", "context_files", "pack_files", "pack_paths", "Exclusi
 
 def context_view(kit: PageKit, key: ContextKey, answer: CompiledContext, page: str) -> dict:
     """What the context page shows, with every link made relative to ``page``; the rows of
-    the selected and excluded tables rendered (:mod:`.context_rows`)."""
-    hrefs: dict[str, str | None] = {}
-    objects = kit.index.objects
+    the selected and excluded tables rendered (:mod:`.context_rows`), those an earlier page
+    of the kit rendered the same taken from it (:class:`.context_rows.ContextRows`)."""
     # a context page (contexts/<kind>/<id>.html) shares no directory with the object
     # pages (objects/...): every link to one goes up to the root and down again
     up = urls.relative(page, "index.html")[: -len("index.html")]
-
-    def href(uri: str) -> str | None:
-        # a uri is linked from many rows and paths of one page: its href is made once
-        made = hrefs.get(uri, False)
-        if made is False:
-            made = hrefs[uri] = up + urls.object_page(uri) if uri in objects else None
-        return made
-
+    made = kit.context_rows.for_page(kit.index, up, answer.request)
+    href = made.href
     placed = page_placements(answer, kit.index)
     missing = _("not held by the layer")
     rules = _RuleWords()
-    words = RowWords()
-    fact_names = {k: _(v) for k, v in FACT_NAMES.items()}
     required_by_tier: Counter[str] = Counter()
     for e in answer.selected:
         if e.required:
             required_by_tier[e.tier.value] += e.cost_tokens
-    tiers = selected_groups(answer, placed, href, rules, words, fact_names)
-    excluded, unresolved = exclusion_groups(kit, page, answer, placed, href, rules)
+    tiers = selected_groups(answer, placed, rules, made)
+    excluded, unresolved = exclusion_groups(kit, page, answer, placed, rules, made)
     dedup = [{"d": d, "kept_href": href(d.kept),
               "anchor": urls.anchor_for(d.dropped[0]) if d.dropped else None,
               "dropped": [(u, href(u), urls.anchor_for(u)) for u in d.dropped]}
@@ -138,13 +129,8 @@ def _kind_of_uri(uri: str) -> str | None:
     return rest.split("/", 1)[0] if sep and "/" in rest else None
 
 
-#: The facts the engine adds to an entry (the layer's own fields are shown as they are).
-FACT_NAMES = {"state": N_("state")}
-
-
 def selected_groups(answer: CompiledContext, placed: Mapping[str, Placement],
-                    href: Callable[[str], str | None], rules: Callable[[Phrase], str],
-                    words: RowWords, fact_names: Mapping[str, str]) -> list[tuple]:
+                    rules: Callable[[Phrase], str], made: PageRows) -> list[tuple]:
     """``(tier spend, SelectedGroup or None)`` per tier in spend order: a tier's selected
     entries under the rule most of them were placed by, said once (a row says its own
     where it differs), their rows rendered."""
@@ -162,9 +148,8 @@ def selected_groups(answer: CompiledContext, placed: Mapping[str, Placement],
         line = (_("Placed in the tier by: {rules}.") if said.count(usual) == len(said) else
                 _("Placed in the tier by: {rule}, unless a row says otherwise.")).format(
                     rules=usual, rule=usual)
-        rows = joined(selected_row(e, urls.anchor_for(e.uri), href(e.uri),
-                                   None if rule == usual else rule, href, fact_names, words)
-                      for e, rule in zip(entries, said))
+        row = made.selected
+        rows = joined([row(e, None if rule == usual else rule) for e, rule in zip(entries, said)])
         heading = _("{n} · {tokens} tokens").format(n=format_count(len(entries)),
                                                      tokens=format_count(t.tokens))
         tiers.append((t, SelectedGroup(heading, line, rows)))
@@ -241,45 +226,47 @@ class ExclusionGroup:
 
 def exclusion_groups(kit: PageKit, page: str, answer: CompiledContext,
                      rules: Mapping[str, Placement],
-                     href: Callable[[str], str | None] | None = None,
                      said_rule: Callable[[Phrase], str] | None = None,
-                     ) -> tuple[list[ExclusionGroup], list[tuple]]:
+                     made: PageRows | None = None) -> tuple[list[ExclusionGroup], list[tuple]]:
     """The exclusions grouped by tier and reason in the answer's own order (tier first,
     then reason), each row saying what is particular to it (:class:`~..reasons.Particular`),
-    and the unresolved references apart: ``(anchor, uri, tier, detail)``."""
-    objects = kit.index.objects
-    if href is None:
-        href = lambda uri: kit.object_href(page, uri)  # noqa: E731
+    and the unresolved references apart: ``(anchor, uri, tier, detail)``. ``made``: the
+    kit's rows for this page (:meth:`.context_rows.ContextRows.for_page`)."""
+    if made is None:
+        up = urls.relative(page, "index.html")[: -len("index.html")]
+        made = kit.context_rows.for_page(kit.index, up, answer.request)
     said_rule = said_rule or _RuleWords()
-    words = RowWords()
-    particular = Particular(answer.request, words.count, words.number)
     groups: list[ExclusionGroup] = []
     unresolved: list[tuple] = []
-    runs: list[tuple[tuple, list[tuple]]] = []
+    runs: list[tuple[tuple, list[Excluded]]] = []
     unresolved_reason = ExclusionReason.unresolved
+    last = None
     for x in answer.excluded:
         if x.reason is unresolved_reason:
             unresolved.append((urls.anchor_for(x.uri), x.uri, str(x.tier), said_text(x)))
             continue
         key = (x.tier, x.reason)
-        if not runs or runs[-1][0] != key:
+        if key != last:
             runs.append((key, []))
-        runs[-1][1].append((x, *params_of(x)))
+            last = key
+        runs[-1][1].append(x)
+    # a page's rows are placed by a dozen placements (one per kind outside the task plan):
+    # counted by identity, then said once each
+    placement_of = {id(p): p for p in rules.values()}
     for (tier, reason), xs in runs:
-        used = usual_spent(p for _x, _ph, p in xs) if reason is ExclusionReason.budget else None
-        counted: Counter[str] = Counter(said_rule(rules[x.uri].phrase) for x, _ph, _p in xs)
-        rows = []
-        tokens = 0
-        for x, phrase, p in xs:
-            held = objects.get(x.uri)
-            rows.append(excluded_row(urls.anchor_for(x.uri), x.uri,
-                                     held.title if held is not None else None,
-                                     href(x.uri) if held is not None else None,
-                                     x.cost_tokens, x.relevance, particular(x, phrase, p, used),
-                                     words))
-            tokens += x.cost_tokens
+        if reason is ExclusionReason.budget:
+            used, rows = made.refusals(xs)
+        else:
+            used = None
+            word = str(reason)
+            excluded = made.excluded
+            rows = [excluded(x, word) for x in xs]
+        by_placement = Counter([id(rules[x.uri]) for x in xs])
+        counted: Counter[str] = Counter()
+        for pid, n in by_placement.items():  # first seen first, as the rows say them
+            counted[said_rule(placement_of[pid].phrase)] += n
         groups.append(ExclusionGroup(
-            str(tier), str(reason), group_heading(len(xs), tokens),
+            str(tier), str(reason), group_heading(len(xs), sum([x.cost_tokens for x in xs])),
             reason_sentence(reason, answer.request, used), counted.most_common(), len(xs),
             joined(rows)))
     return groups, unresolved

@@ -9,22 +9,37 @@ own words translated once a page (:class:`RowWords`), numbers written the page's
 language's way. Cells carry no classes: the stylesheet picks the columns of
 ``table.picked`` and ``table.left-out`` by position. The end tags HTML lets a row leave
 out (``</td>``, ``</tr>``, ``</li>``) are left out: a quarter of an exclusion row's markup.
+
+Contexts of one milestone repeat most of each other's rows, and every context page lives
+at the same depth (``contexts/<kind>/<id>.html``), so a row's markup is the same on each:
+:class:`ContextRows`, held by the page kit, keeps what was rendered for the next page
+(:class:`PageRows`), keyed by every value the markup shows.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Callable, Iterable, Mapping
+from itertools import islice
+from operator import itemgetter
+from typing import Callable, Hashable, Iterable, Mapping
 
 from markupsafe import Markup, escape
 
-from ...engine.models import ContextEntry, Discovery
+from ...engine.models import CompileRequest, ContextEntry, Discovery, Excluded
 from ...engine.numbers import fmt_number
-from ..i18n import DEFAULT_LANGUAGE, _, format_count, format_number, language
-from ..templating import said_text
+from ...index import Index
+from ...phrases import Phrase
+from .. import urls
+from ..i18n import DEFAULT_LANGUAGE, N_, _, format_count, format_number, language, speak_or
+from ..reasons import Particular, usual_spent
+from ..templating import inline_code
 
-__all__ = ["RowWords", "selected_row", "excluded_row", "discovery_line", "esc", "short_uri",
-           "structural_item", "joined"]
+__all__ = ["RowWords", "selected_row", "excluded_row", "excluded_head", "excluded_tail",
+           "discovery_line", "esc", "short_uri", "structural_item", "joined", "phrase_of",
+           "ContextRows", "PageRows", "FACT_NAMES", "ROW_LIMIT"]
+
+#: The facts the engine adds to an entry (the layer's own fields are shown as they are).
+FACT_NAMES = {"state": N_("state")}
 
 
 _SPECIAL = re.compile(r"[&<>\"']")
@@ -79,7 +94,7 @@ def discovery_line(d: Discovery, via_href: str | None, words: RowWords) -> str:
         else:
             target = f"<code>{esc(d.via)}</code>"
         parts.append(" " + words.via.format(target=target))
-    parts.append(f" — {said_text(d, 'reason')} <small>")
+    parts.append(f" — {inline_code(speak_or(phrase_of(d), d.reason))} <small>")
     if d.confidence < 1:
         parts.append(words.dwc.format(depth=d.depth, weight=words.number(d.weight),
                                       confidence=words.number(d.confidence)))
@@ -131,9 +146,18 @@ def excluded_row(anchor: str, uri: str, title: str | None, href: str | None, cos
     """An excluded entry: its name, cost and relevance, and what is particular to it (its
     group's sentence says the rest). Its identifier without the scheme, as the paths' links
     name objects (a large context has ~900 of these rows)."""
-    return (f'<tr id="{anchor}"><td>{_label(uri, title, href, short_uri(uri))}'
-            f"<td>{words.count(cost)}"
-            f"<td>{words.number(relevance)}<td>{particular}\n")
+    return (excluded_head(anchor, uri, title, href)
+            + excluded_tail(words.count(cost), words.number(relevance), particular))
+
+
+def excluded_head(anchor: str, uri: str, title: str | None, href: str | None) -> str:
+    """An excluded row up to its name: the same on every context page for one object."""
+    return f'<tr id="{anchor}"><td>{_label(uri, title, href, short_uri(uri))}'
+
+
+def excluded_tail(cost: str, relevance: str, particular: str) -> str:
+    """The rest of an excluded row: its cost, relevance and particular part, as written."""
+    return f"<td>{cost}<td>{relevance}<td>{particular}\n"
 
 
 def structural_item(uri: str, href: str | None, said: str, missing_title: str) -> str:
@@ -149,3 +173,184 @@ def structural_item(uri: str, href: str | None, said: str, missing_title: str) -
 def joined(rows: Iterable[str]) -> Markup:
     """Rendered rows, as markup the template puts in as it is."""
     return Markup("".join(rows))
+
+
+def phrase_of(row: Excluded | Discovery) -> Phrase | None:
+    """``row.phrase``, read from the model's private state directly: through the property,
+    pydantic's ``__getattr__`` took ~20 times as long, once for each of ~900 rows a page."""
+    private = row.__pydantic_private__
+    return private.get("_phrase") if private else None
+
+
+#: The values of an entry and of a discovery path its row shows, read from the model's
+#: fields at once (comparing models, or their paths, field by field took longer than the
+#: row's markup): an entry's facts, the rule said beside it and a path's phrase aside.
+_entry_values = itemgetter("uri", "title", "required", "tier", "relevance", "confidence",
+                           "cost_tokens", "depth")
+_discovery_values = itemgetter("selector", "reason", "via", "edge", "depth", "confidence",
+                               "weight")
+
+#: Rows a page kit keeps for the next context pages (~700 bytes each, with their keys).
+#: ``large``: a context shows ~1,000 rows, of which its milestone's earlier contexts
+#: rendered most; its budget refusals (~580), whose sums differ, are not kept, only their
+#: names (``heads``, one per object).
+ROW_LIMIT = 20_000
+
+
+def _once_per_value(write: Callable[[object], str], kind: type,
+                    limit: int) -> Callable[[object], str]:
+    """``write``, remembering what it wrote for each value of type ``kind`` exactly (a
+    value of another type, say ``5.0`` where ``5`` was written, is written anew)."""
+    said: dict[object, str] = {}
+    get = said.get
+
+    def written(value: object) -> str:
+        text = get(value)
+        if text is None or type(value) is not kind:
+            text = write(value)
+            if type(value) is kind and len(said) < limit:
+                said[value] = text
+        return text
+
+    return written
+
+
+class PageRows:
+    """The rows of context pages of one location, language and request limits, rendered
+    once: each kept under a key of every value its markup shows (the row's own values and
+    the rule said beside it; the page's location, language, limits and index are the
+    :class:`ContextRows` slot's). Bounded: past ``limit`` rows, the older half goes; the
+    names, one per object, as many as the index holds."""
+
+    __slots__ = ("key", "index", "up", "words", "count", "number", "particular", "fact_names",
+                 "limit", "hits", "misses", "_objects", "_heads", "_heads_limit", "_rows")
+
+    def __init__(self, key: tuple, index: Index, up: str, request: CompileRequest,
+                 limit: int = ROW_LIMIT) -> None:
+        self.key = key
+        self.index = index
+        #: the way from a context page up to the site's root (every link goes through it)
+        self.up = up
+        words = self.words = RowWords()
+        #: counts and numbers written once per value (a page writes ~3,000: costs, sums)
+        self.count = _once_per_value(words.count, int, limit)
+        self.number = _once_per_value(words.number, float, limit)
+        self.particular = Particular(request, self.count, self.number)
+        self.fact_names = {k: _(v) for k, v in FACT_NAMES.items()}
+        self.limit = limit
+        self.hits = 0
+        self.misses = 0
+        self._objects = index.objects
+        self._heads: dict[str, str] = {}
+        # a name per object the layer holds: all of them kept (large: 30,670, ~7 MB), as a
+        # build's worker meets most of them in the budget refusals of some context
+        self._heads_limit = max(limit, len(index.objects))
+        self._rows: dict[Hashable, str] = {}
+
+    def href(self, uri: str) -> str | None:
+        """The link to an object's page; None when the layer does not hold it."""
+        return self.up + urls.object_page(uri) if uri in self._objects else None
+
+    def head(self, uri: str) -> str:
+        """An excluded row up to its name (:func:`excluded_head`), once per object."""
+        made = self._heads.get(uri)
+        if made is None:
+            held = self._objects.get(uri)
+            made = excluded_head(urls.anchor_for(uri), uri,
+                                 held.title if held is not None else None, self.href(uri))
+            self._keep(self._heads, uri, made, self._heads_limit)
+        return made
+
+    def excluded(self, x: Excluded, reason: str) -> str:
+        """An exclusion's row whose particular part its group's sentence does not depend on
+        (every reason but budget), kept under the values it shows (``reason``: the row's
+        reason's word)."""
+        phrase = phrase_of(x)
+        key = (x.uri, reason, x.cost_tokens, x.relevance, x.detail, phrase)
+        row = self._rows.get(key)
+        if row is None:
+            self.misses += 1
+            p = dict(phrase.params) if phrase is not None else {}
+            row = self.refused(x, phrase, p, None)
+            self._keep(self._rows, key, row)
+        else:
+            self.hits += 1
+        return row
+
+    def refused(self, x: Excluded, phrase: Phrase | None, p: Mapping[str, object],
+                used: int | None) -> str:
+        """An exclusion's row made, its name from :meth:`head` (``phrase``, ``p``: its
+        detail and the detail's parameters; ``used``: its group's usual sum)."""
+        return (self.head(x.uri) + excluded_tail(self.count(x.cost_tokens),
+                                                  self.number(x.relevance),
+                                                  self.particular.markup(x, phrase, p, used)))
+
+    def refusals(self, xs: list[Excluded]) -> tuple[int | None, list[str]]:
+        """A group of budget refusals: the sum most were refused at (:func:`usual_spent`)
+        and their rows, made (the sums a refusal names are its own and seldom repeat: on
+        ``large``, 2 % of them were on an earlier page), their names from :meth:`head`."""
+        said = []
+        for x in xs:
+            phrase = phrase_of(x)
+            said.append((x, phrase, dict(phrase.params) if phrase is not None else {}))
+        used = usual_spent(p for _x, _ph, p in said)
+        head, count, number = self.head, self.count, self.number
+        particulars = self.particular.refusals(said, used)
+        return used, [f"{head(x.uri)}<td>{count(x.cost_tokens)}<td>{number(x.relevance)}"
+                      f"<td>{particular}\n" for (x, _ph, _p), particular in zip(said, particulars)]
+
+    def selected(self, e: ContextEntry, rule: str | None) -> str:
+        """A selected entry's row (:func:`selected_row`), kept under its values and the rule
+        it says (None: its tier's usual one), and each of its discovery paths' values and
+        the phrase its reason is said from."""
+        facts = e.facts
+        key = (_entry_values(e.__dict__), tuple(facts.items()) if facts else (), rule,
+               *[(_discovery_values(d.__dict__), phrase_of(d)) for d in e.discovered_by])
+        row = self._rows.get(key)
+        if row is None:
+            self.misses += 1
+            href = self.href
+            row = selected_row(e, urls.anchor_for(e.uri), href(e.uri), rule, href,
+                               self.fact_names, self.words)
+            self._keep(self._rows, key, row)
+        else:
+            self.hits += 1
+        return row
+
+    def __len__(self) -> int:
+        """How many rows are kept (not counting the names, one per object at most)."""
+        return len(self._rows)
+
+    def _keep(self, table: dict, key: Hashable, value: str, limit: int | None = None) -> None:
+        if len(table) >= (limit or self.limit):  # the older half goes (dicts keep their order)
+            for old in list(islice(table, len(table) // 2)):
+                del table[old]
+        table[key] = value
+
+
+class ContextRows:
+    """The rendered rows a page kit keeps between its context pages (:class:`PageRows`):
+    one slot, for the location, language, request limits and index of the last page; a page
+    of any other gets a new one. It dies with its kit (a serve rebuild makes a new kit)."""
+
+    __slots__ = ("limit", "_page")
+
+    def __init__(self, limit: int = ROW_LIMIT) -> None:
+        self.limit = limit
+        self._page: PageRows | None = None
+
+    def for_page(self, index: Index, up: str, request: CompileRequest) -> PageRows:
+        """The slot for a page ``up`` from the root, in the active language, of an answer
+        to ``request`` from ``index``."""
+        floor = request.floor
+        key = (language(), up, request.budget_tokens, request.max_depth, type(floor), floor,
+               str(floor))
+        made = self._page
+        if made is None or made.index is not index or made.key != key:
+            made = self._page = PageRows(key, index, up, request, self.limit)
+        return made
+
+    @property
+    def page(self) -> PageRows | None:
+        """The current slot (its ``hits`` and ``misses`` say how much was reused)."""
+        return self._page

@@ -17,6 +17,7 @@ from ..contexts import ContextKey
 from ..markdown import MarkdownRenderer
 from ..rowcache import RowCache
 from ..svg import STATE_COLORS, TIER_COLORS
+from .context_rows import ContextRows
 
 __all__ = ["PageKit", "NAV"]
 
@@ -50,6 +51,10 @@ class PageKit:
     #: The ``make bench`` results the reference and performance pages show (``--bench-results``);
     #: None: the pages say how to produce them (a demo or golden build has none).
     bench: BenchResults | None = None
+    #: The rows of context pages rendered so far, for the next (contexts of one milestone
+    #: repeat most of each other's rows); made new with each kit, so never a row of an
+    #: older index or language.
+    context_rows: ContextRows = field(default_factory=ContextRows, repr=False)
     #: ``templates/rows.html``'s module, looked up once (each lookup stats the file; a first
     #: build of a large layer renders 40,000 rows).
     _rows_module: Any = field(default=None, init=False, repr=False)
