@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Mapping
 
-from ..rebuild.diff import changed_objects, diagnostic_key
+from ..rebuild.diff import changed_objects, diagnostic_key, within
 from ..rebuild.sources import Sources, load_all, load_changes, read_all, read_changes
 from ..engine.compile import GitInfo
 from ..engine.reach import touch_of
@@ -48,7 +48,10 @@ from ..site import urls
 from ..site.build import Progress
 from ..site.contexts import context_keys
 from ..site.markdown import MarkdownRenderer
+from ..query.crossref import DEFAULT_DEPTH as XREF_DEPTH
+from ..site.pages.diagnostics import diagnostics_by_path
 from ..site.pages.kit import PageKit
+from ..site.pages.object import object_files
 from ..site.compiled import context_job
 from ..site.pipeline import Edit, SiteBuild, SiteState, reached_contexts
 from ..site.rowcache import RowCache
@@ -333,6 +336,9 @@ class IncrementalBuilder:
             first_keys = sorted({catchup.reached[rel] for rel in opened if rel in catchup.reached})
             for key in first_keys:
                 catchup.make_first(key)
+            for rel in sorted(opened):  # open object pages: provisional until standings are done
+                catchup.make_provisional_first(rel)
+            provisional = set(catchup.provisional)
             self._announce([rel for rel in sorted(opened) if rel in catchup.made], open_first,
                            announced, started, t)
             t["open first"] = time.perf_counter() - mark
@@ -343,8 +349,11 @@ class IncrementalBuilder:
                 for rel, data in stream:
                     made[rel] = data
                     catchup.add(rel, data)
-                    if rel in opened and rel not in announced:
+                    if rel in opened and (rel not in announced or rel in provisional):
+                        provisional.discard(rel)  # the final page: announced again
                         self._announce([rel], open_first, announced, started, t)
+                        if not provisional:
+                            t.setdefault("open final", time.perf_counter() - started)
                     if open_first.superseded():
                         raise _Superseded()
             finally:
@@ -368,7 +377,7 @@ class IncrementalBuilder:
                   t: dict[str, float]) -> None:
         if not rels:
             return
-        announced.extend(rels)
+        announced.extend(rel for rel in rels if rel not in announced)
         t.setdefault("open", time.perf_counter() - started)
         open_first.on_open(rels)
 
@@ -386,8 +395,45 @@ class IncrementalBuilder:
         kit = PageKit(index=index, env=self.env, md=MarkdownRenderer(), label=self.label,
                       rows=RowCache(), files=files)
         job = context_job(kit, git, keep_json=True)
+        recompiling = len({key for key in reached.values()})
+        provisional = (_ProvisionalPages(kit, old.site, edit, keys, recompiling)
+                       if recompiling and not edit.templates else None)
         return Catchup(reached=reached, make_context=lambda key: job(key).files, out_dir=self.out,
                        fingerprint_at=dict(self.output.fingerprint_at),
                        fingerprint=index.fingerprint.encode("utf-8"),
                        templates_changed=bool(edit.templates), paths_changed=bool(edit.paths),
-                       gone=gone)
+                       gone=gone,
+                       provisional_pages=provisional.pages if provisional else frozenset(),
+                       make_provisional=provisional.page if provisional else lambda rel: b"")
+
+
+class _ProvisionalPages:
+    """The provisional pages of the objects an edit remakes from the object itself — each
+    changed object and those within its cross-reference walk's depth, as
+    :meth:`SiteBuild._changed_keys` finds them — made from the new index with each
+    object's standings as the last build left them, marked as recompiling ``recompiling``
+    contexts. Made only on demand: an open page first, or a request meanwhile."""
+
+    def __init__(self, kit: PageKit, old: SiteState, edit: Edit, keys, recompiling: int) -> None:
+        index = kit.index
+        near = within(old.index, edit.changed, XREF_DEPTH) | within(index, edit.changed,
+                                                                      XREF_DEPTH)
+        self._by_page = {urls.object_page(uri): uri for uri in sorted(near)
+                         if uri in index.objects}
+        self.pages = frozenset(self._by_page)
+        self._kit = kit
+        self._standings = old.standings.view()
+        self._context_of = {key.uri: key for key in keys}
+        self._recompiling = recompiling
+        self._diagnostics: dict | None = None
+
+    def page(self, rel: str) -> bytes:
+        kit = self._kit
+        obj = kit.index.objects[self._by_page[rel]]
+        if self._diagnostics is None:
+            self._diagnostics = diagnostics_by_path(kit.index)
+        files, _ = object_files(kit, obj, self._standings.get(obj.uri, ()),
+                                self._context_of.get(obj.uri),
+                                self._diagnostics.get(obj.provenance.path, []),
+                                provisional=self._recompiling)
+        return files[1][1]
