@@ -15,9 +15,11 @@ A rebuild is a sequence of stages, each in its own module:
 ``write``    only files whose bytes changed; files no longer produced are deleted; the
              layer fingerprint is patched in place in every other compiled-context JSON.
 
-Serve renders what is open first (:class:`OpenFirst`): before the rest is compiled, the
-open pages of the contexts the edit reaches are made and announced; open object pages are
-made first of the object pages and announced as soon as made. Until the files are written,
+Serve renders what is open first (:class:`OpenFirst`): before any context is compiled, an
+open object page the edit remakes is made *provisionally* — the new object, its standings
+as the last build left them, marked so — and announced; then the open pages of the
+contexts the edit reaches are made and announced; once the standings are done, the final
+object page is made first of the object pages and announced again. Until the files are written,
 the rebuild's :class:`~generator.serve.catchup.Catchup` answers for every file still
 pending (:meth:`IncrementalBuilder.pending`), so a page requested meanwhile is made on
 demand rather than served stale. A newer edit arriving meanwhile (``superseded``) stops
@@ -333,14 +335,15 @@ class IncrementalBuilder:
         ok = False
         try:
             mark = time.perf_counter()
+            # open object pages first, provisional until their standings are done (one page
+            # each, no context compiled), then the open pages of the contexts reached
+            provisional = {rel for rel in sorted(opened) if catchup.make_provisional_first(rel)}
+            self._announce(sorted(provisional), open_first, announced, started, t)
             first_keys = sorted({catchup.reached[rel] for rel in opened if rel in catchup.reached})
             for key in first_keys:
                 catchup.make_first(key)
-            for rel in sorted(opened):  # open object pages: provisional until standings are done
-                catchup.make_provisional_first(rel)
-            provisional = set(catchup.provisional)
-            self._announce([rel for rel in sorted(opened) if rel in catchup.made], open_first,
-                           announced, started, t)
+            self._announce([rel for rel in sorted(opened) if rel in catchup.made
+                            and rel not in announced], open_first, announced, started, t)
             t["open first"] = time.perf_counter() - mark
             mark = time.perf_counter()
             made: dict[str, bytes] = {}
