@@ -12,7 +12,7 @@ caught up, equal to a full build). Each is reported per edit kind as p50 and p95
 ``{"figure": "edit", "layer", "kind", "phase": "open"|"all", "stat"}``. On the real layer
 it is also measured end to end through the watcher (edit → reload event on the event
 stream, 150 ms debounce included). ``BENCH_SERVE_SIZES`` (default ``medium,large``) names
-the synthetic layers.
+the synthetic layers; ``BENCH_SERVE_REAL=0`` leaves the real layer out.
 """
 
 from __future__ import annotations
@@ -257,7 +257,7 @@ def _measure(src: Path, label: str, report, *, full_build: bool) -> None:
 
 
 def main(report) -> None:
-    layer = real()
+    layer = real() if os.environ.get("BENCH_SERVE_REAL", "1") != "0" else None
     if layer is not None:
         _measure(layer, "real layer", report, full_build=True)
     else:

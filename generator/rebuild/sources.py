@@ -85,10 +85,24 @@ def read_changes(root: Path, old: Sources, paths: Iterable[str], *, full_read: b
 
 
 def _assemble(setup: LayerSetup, files: dict[str, bytes], problems: list[Diagnostic],
-              loads: dict[str, FileLoad | None]) -> Layer:
+              loads: dict[str, FileLoad | None], sizes: dict[str, int] | None = None) -> Layer:
     return assemble_layer(setup, problems, (loads[p] for p in files),
                           fingerprint=fingerprint_of(files),
-                          files={p: len(b) for p, b in files.items()})
+                          files={p: len(b) for p, b in files.items()} if sizes is None else sizes)
+
+
+def _sizes_after(old: Sources, files: dict[str, bytes], changed_paths: set[str]
+                 ) -> dict[str, int] | None:
+    """Every file's size after an edit that added or removed none, from the last build's
+    (in the same order); None when the set of files changed (then counted again)."""
+    if len(files) != len(old.files) or any(p not in files for p in changed_paths):
+        return None
+    sizes = dict(old.layer.files)
+    for p in changed_paths:
+        if p not in sizes:
+            return None
+        sizes[p] = len(files[p])
+    return sizes
 
 
 def load_all(files: dict[str, bytes], problems: list[Diagnostic], cache: dict,
@@ -115,4 +129,5 @@ def load_changes(old: Sources, files: dict[str, bytes], problems: list[Diagnosti
                 loads[p] = load_file(setup, p, files[p], cache=cache)
             else:
                 loads.pop(p, None)
-    return Sources(files, problems, setup, loads, _assemble(setup, files, problems, loads))
+    return Sources(files, problems, setup, loads,
+                   _assemble(setup, files, problems, loads, _sizes_after(old, files, changed_paths)))

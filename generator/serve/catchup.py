@@ -13,8 +13,15 @@ While a rebuild runs, :meth:`Catchup.page` answers for one site-relative file:
   fingerprint put in place (the one value in it an edit moves);
 - the page of such a context, or a static asset, when no template changed: None, the file
   on disk is current;
-- anything else (an object's page, the overview pages): what the rebuild makes, once it has
-  made it; the request waits for that (at most until the rebuild ends).
+- the page of an object the edit changed, or of one near it (its page shows the edited
+  object or its cross-reference walk), until the rebuild has made it: a *provisional* page,
+  made now from the new object with its standings as they were before the edit and marked
+  so ("recompiling N contexts: standings as before this edit"). It is not stale — it shows
+  the edit and says which part is not yet current — and the page's live reload brings the
+  final one, which the rebuild announces again once its standings are done (an open page
+  is made so first, before any context is compiled);
+- anything else (another object's page, the overview pages): what the rebuild makes, once
+  it has made it; the request waits for that (at most until the rebuild ends).
 
 None means "read the disk". Once the rebuild has written its files, or failed, or given
 way to a newer edit, :meth:`finish` wakes every waiter and the catch-up is over.
@@ -73,7 +80,14 @@ class Catchup:
     paths_changed: bool
     #: The files of contexts that are gone (the rebuild deletes them).
     gone: frozenset[str] = frozenset()
+    #: The object pages the edit remakes from the object itself (it changed, or is near
+    #: one that did), while contexts are being compiled; and how to make one of them
+    #: provisionally (its standings as before the edit).
+    provisional_pages: frozenset[str] = frozenset()
+    make_provisional: Callable[[str], bytes] = lambda rel: b""
     made: dict[str, bytes] = field(default_factory=dict)
+    #: The pages in ``made`` that are provisional (until the rebuild makes the final one).
+    provisional: set[str] = field(default_factory=set)
     _done: threading.Event = field(default_factory=threading.Event)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _making: dict[ContextKey, threading.Event] = field(default_factory=dict)
@@ -83,11 +97,17 @@ class Catchup:
     # -- the rebuild's side ----------------------------------------------------------
 
     def add(self, rel: str, data: bytes) -> None:
-        self.made[rel] = data
+        with self._lock:
+            self.made[rel] = data
+            self.provisional.discard(rel)
 
     def make_first(self, key: ContextKey) -> list[str]:
         """Make one reached context's files now (an open page); their names."""
         return [rel for rel, _ in self._context(key)]
+
+    def make_provisional_first(self, rel: str) -> bool:
+        """Make an open object page's provisional version now; whether ``rel`` has one."""
+        return self._provisional(rel) is not None
 
     def finish(self, ok: bool) -> None:
         """The rebuild wrote its files (``ok``), or failed or gave way: what it made is
@@ -112,6 +132,9 @@ class Catchup:
         key = self.reached.get(rel)
         if key is not None:
             return dict(self._context(key)).get(rel)
+        data = self._provisional(rel)
+        if data is not None:
+            return data
         if not self.templates_changed and rel not in self.gone:
             if rel.startswith("static/"):
                 return None
@@ -146,6 +169,23 @@ class Catchup:
             return files
         finally:
             making.set()
+
+    def _provisional(self, rel: str) -> bytes | None:
+        """The page made so far at ``rel`` (final or provisional), else its provisional
+        page made now (None when it has none)."""
+        if rel not in self.provisional_pages:
+            return None
+        with self._make_lock:  # the on-demand page kit is not shared
+            data = self.made.get(rel)
+            if data is not None:
+                return data
+            data = self.make_provisional(rel)
+            with self._lock:
+                if rel in self.made:  # the rebuild made the final page meanwhile
+                    return self.made[rel]
+                self.made[rel] = data
+                self.provisional.add(rel)
+            return data
 
     def _refingerprinted(self, rel: str) -> bytes | None:
         at = self.fingerprint_at.get(rel)

@@ -15,9 +15,11 @@ A rebuild is a sequence of stages, each in its own module:
 ``write``    only files whose bytes changed; files no longer produced are deleted; the
              layer fingerprint is patched in place in every other compiled-context JSON.
 
-Serve renders what is open first (:class:`OpenFirst`): before the rest is compiled, the
-open pages of the contexts the edit reaches are made and announced; open object pages are
-made first of the object pages and announced as soon as made. Until the files are written,
+Serve renders what is open first (:class:`OpenFirst`): before any context is compiled, an
+open object page the edit remakes is made *provisionally* — the new object, its standings
+as the last build left them, marked so — and announced; then the open pages of the
+contexts the edit reaches are made and announced; once the standings are done, the final
+object page is made first of the object pages and announced again. Until the files are written,
 the rebuild's :class:`~generator.serve.catchup.Catchup` answers for every file still
 pending (:meth:`IncrementalBuilder.pending`), so a page requested meanwhile is made on
 demand rather than served stale. A newer edit arriving meanwhile (``superseded``) stops
@@ -37,7 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Mapping
 
-from ..rebuild.diff import changed_objects, diagnostic_key
+from ..rebuild.diff import changed_objects, diagnostic_key, within
 from ..rebuild.sources import Sources, load_all, load_changes, read_all, read_changes
 from ..engine.compile import GitInfo
 from ..engine.reach import touch_of
@@ -48,7 +50,10 @@ from ..site import urls
 from ..site.build import Progress
 from ..site.contexts import context_keys
 from ..site.markdown import MarkdownRenderer
+from ..query.crossref import DEFAULT_DEPTH as XREF_DEPTH
+from ..site.pages.diagnostics import diagnostics_by_path
 from ..site.pages.kit import PageKit
+from ..site.pages.object import object_files
 from ..site.compiled import context_job
 from ..site.pipeline import Edit, SiteBuild, SiteState, reached_contexts
 from ..site.rowcache import RowCache
@@ -330,11 +335,15 @@ class IncrementalBuilder:
         ok = False
         try:
             mark = time.perf_counter()
+            # open object pages first, provisional until their standings are done (one page
+            # each, no context compiled), then the open pages of the contexts reached
+            provisional = {rel for rel in sorted(opened) if catchup.make_provisional_first(rel)}
+            self._announce(sorted(provisional), open_first, announced, started, t)
             first_keys = sorted({catchup.reached[rel] for rel in opened if rel in catchup.reached})
             for key in first_keys:
                 catchup.make_first(key)
-            self._announce([rel for rel in sorted(opened) if rel in catchup.made], open_first,
-                           announced, started, t)
+            self._announce([rel for rel in sorted(opened) if rel in catchup.made
+                            and rel not in announced], open_first, announced, started, t)
             t["open first"] = time.perf_counter() - mark
             mark = time.perf_counter()
             made: dict[str, bytes] = {}
@@ -343,8 +352,11 @@ class IncrementalBuilder:
                 for rel, data in stream:
                     made[rel] = data
                     catchup.add(rel, data)
-                    if rel in opened and rel not in announced:
+                    if rel in opened and (rel not in announced or rel in provisional):
+                        provisional.discard(rel)  # the final page: announced again
                         self._announce([rel], open_first, announced, started, t)
+                        if not provisional:
+                            t.setdefault("open final", time.perf_counter() - started)
                     if open_first.superseded():
                         raise _Superseded()
             finally:
@@ -368,7 +380,7 @@ class IncrementalBuilder:
                   t: dict[str, float]) -> None:
         if not rels:
             return
-        announced.extend(rels)
+        announced.extend(rel for rel in rels if rel not in announced)
         t.setdefault("open", time.perf_counter() - started)
         open_first.on_open(rels)
 
@@ -386,8 +398,45 @@ class IncrementalBuilder:
         kit = PageKit(index=index, env=self.env, md=MarkdownRenderer(), label=self.label,
                       rows=RowCache(), files=files)
         job = context_job(kit, git, keep_json=True)
+        recompiling = len({key for key in reached.values()})
+        provisional = (_ProvisionalPages(kit, old.site, edit, keys, recompiling)
+                       if recompiling and not edit.templates else None)
         return Catchup(reached=reached, make_context=lambda key: job(key).files, out_dir=self.out,
                        fingerprint_at=dict(self.output.fingerprint_at),
                        fingerprint=index.fingerprint.encode("utf-8"),
                        templates_changed=bool(edit.templates), paths_changed=bool(edit.paths),
-                       gone=gone)
+                       gone=gone,
+                       provisional_pages=provisional.pages if provisional else frozenset(),
+                       make_provisional=provisional.page if provisional else lambda rel: b"")
+
+
+class _ProvisionalPages:
+    """The provisional pages of the objects an edit remakes from the object itself — each
+    changed object and those within its cross-reference walk's depth, as
+    :meth:`SiteBuild._changed_keys` finds them — made from the new index with each
+    object's standings as the last build left them, marked as recompiling ``recompiling``
+    contexts. Made only on demand: an open page first, or a request meanwhile."""
+
+    def __init__(self, kit: PageKit, old: SiteState, edit: Edit, keys, recompiling: int) -> None:
+        index = kit.index
+        near = within(old.index, edit.changed, XREF_DEPTH) | within(index, edit.changed,
+                                                                      XREF_DEPTH)
+        self._by_page = {urls.object_page(uri): uri for uri in sorted(near)
+                         if uri in index.objects}
+        self.pages = frozenset(self._by_page)
+        self._kit = kit
+        self._standings = old.standings.view()
+        self._context_of = {key.uri: key for key in keys}
+        self._recompiling = recompiling
+        self._diagnostics: dict | None = None
+
+    def page(self, rel: str) -> bytes:
+        kit = self._kit
+        obj = kit.index.objects[self._by_page[rel]]
+        if self._diagnostics is None:
+            self._diagnostics = diagnostics_by_path(kit.index)
+        files, _ = object_files(kit, obj, self._standings.get(obj.uri, ()),
+                                self._context_of.get(obj.uri),
+                                self._diagnostics.get(obj.provenance.path, []),
+                                provisional=self._recompiling)
+        return files[1][1]

@@ -201,12 +201,19 @@ class ServeSession:
 
     def deliver(self, batch: Batch) -> None:
         """Rebuild for one batch of changes and tell the pages: the open ones the edit
-        reaches as soon as they are made, then every page once the site has caught up."""
+        reaches as soon as they are made, then every page once the site has caught up.
+
+        A page told twice (a provisional object page, then its final one) is told under a
+        new build number: a page that reloaded to the provisional one and opened its stream
+        only after the second word still sees, in its ``hello``, that the build moved on."""
         generation = self.generation + 1
         shown: list[str] = []
         failed_before = self.hub.status.error is not None
 
         def on_open(rels: list[str]) -> None:
+            nonlocal generation
+            if not set(rels).isdisjoint(shown):
+                generation += 1
             shown.extend(rels)
             self.hub.publish("reload", BuildStatus(generation), pages=sorted(rels),
                              summary="the open pages first; the rest of the site follows")

@@ -160,9 +160,13 @@ def _group_rows(page: str, anchor: str, groups: Sequence[Group]) -> list[tuple]:
 
 
 def object_files(kit: PageKit, obj: LayerObject, standings: Sequence[ObjectStanding],
-                 own_context: ContextKey | None, diagnostics: Sequence[Diagnostic]
-                 ) -> tuple[list[tuple[str, bytes]], list[str]]:
-    """``([(json path, bytes), (page path, bytes)], repository paths its Markdown linked)``."""
+                 own_context: ContextKey | None, diagnostics: Sequence[Diagnostic],
+                 provisional: int = 0) -> tuple[list[tuple[str, bytes]], list[str]]:
+    """``([(json path, bytes), (page path, bytes)], repository paths its Markdown linked)``.
+
+    ``provisional`` (serve, while an edit's contexts recompile): the page is made from the
+    standings as they were, and says so — how many contexts are being recompiled — until
+    the final page replaces it; 0 for the page a build writes."""
     groups = standing_groups(standings)
     record = object_record(kit, obj, groups)
     page = record.page
@@ -196,5 +200,6 @@ def object_files(kit: PageKit, obj: LayerObject, standings: Sequence[ObjectStand
         xref_hits=[(h, kit.object_href(page, h.anchor), speak_or(h.why_said(), h.why))
                    for h in xref.hits],
         xref_unresolved=[(e, speak_or(e.why_said(), e.why)) for e in xref.unresolved_edges],
+        provisional=provisional,
     )
     return [(urls.object_json(obj.uri), canonical_json(record)), (page, html)], linked
