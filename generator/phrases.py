@@ -23,8 +23,8 @@ from functools import lru_cache
 from string import Formatter
 from typing import Callable, Union
 
-__all__ = ["N_", "Param", "Phrase", "Recounted", "say", "say_n", "reworded", "param_text",
-           "placeholders"]
+__all__ = ["N_", "Param", "Phrase", "Recounted", "positional", "say", "say_n", "reworded",
+           "param_text", "placeholders"]
 
 Param = Union[str, int, float, "Phrase"]
 
@@ -108,6 +108,16 @@ def reworded(phrase: Phrase, /, *values: Param) -> Phrase:
     return Phrase(phrase.template, params, phrase.plural)
 
 
+def positional(template: str, names: tuple[str, ...], spec: str = "") -> str:
+    """``template`` with its named fields by position in ``names`` and ``spec`` added
+    (``"{used} of {limit}"``, ``("n", "used", "limit")``, ``":,"`` -> ``"{1:,} of {2:,}"``),
+    its literal braces kept: a sentence said many times over, formatted with one
+    ``str.format`` of its values in order."""
+    return "".join(literal.replace("{", "{{").replace("}", "}}") + (
+        "" if name is None else "{%d%s}" % (names.index(name), spec))
+        for literal, name, _, _ in Formatter().parse(template))
+
+
 class Recounted:
     """``model``'s sentence said many times over with other counts (every parameter an
     ``int``, given in the order of its own), its English text made at once with one
@@ -122,13 +132,9 @@ class Recounted:
         self.plural = model.plural
         self.names = tuple(name for name, _ in model.params)
         # each count thousands-separated, as ``str()`` writes an int: ``{used}`` -> ``{1:,}``
-        def english(template: str) -> str:
-            return "".join(literal.replace("{", "{{").replace("}", "}}") + (
-                "" if name is None else "{%d:,}" % self.names.index(name))
-                for literal, name, _, _ in Formatter().parse(template))
-        self._one = english(model.template)
+        self._one = positional(model.template, self.names, ":,")
         plural = model.plural if model.plural not in (None, model.template) else None
-        self._other = english(plural) if plural is not None else self._one
+        self._other = positional(plural, self.names, ":,") if plural is not None else self._one
         # the count that picks the form: ``n``, the last one so named (as :meth:`count`)
         self._n = (len(self.names) - 1 - self.names[::-1].index("n")
                    if plural is not None else -1)

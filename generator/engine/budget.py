@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from string import Formatter
 
 from .. import fields
 from ..diagnostics import Diagnostic
 from ..index import Index
 from ..layer.records import scalar_text
-from ..phrases import Phrase, Recounted, reworded, say, say_n
+from ..phrases import Phrase, Recounted, positional, reworded, say, say_n
 from .models import (
     SELECTOR_ORDER,
     TIER_ORDER,
@@ -450,10 +449,7 @@ def _english_of(model: Phrase) -> str:
     """``model``'s English template with its parameters by position (``{used}`` -> ``{1}``),
     for their texts: one sentence, singular and plural alike (checked)."""
     assert model.plural in (None, model.template), model.template
-    names = [name for name, _ in model.params]
-    return "".join(literal.replace("{", "{{").replace("}", "}}") + (
-        "" if name is None else "{%d}" % names.index(name))
-        for literal, name, _, _ in Formatter().parse(model.template))
+    return positional(model.template, tuple(name for name, _ in model.params))
 
 
 _SURE_EN = _english_of(_BUDGET_SURE)
