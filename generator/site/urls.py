@@ -38,7 +38,6 @@ MAX_NAME = 180
 #: (every page that lists an object links it), so they are remembered (sized for the
 #: largest layers we build).
 _URL_CACHE = 1 << 16
-_SAFE = re.compile(r"[A-Za-z0-9._@-]")
 
 
 #: A name made only of safe characters, not starting with ``.``: encoded as itself.
@@ -51,15 +50,22 @@ def encode_name(identity: str) -> str:
     return _encode_name(identity)
 
 
+#: A run of characters a name cannot hold as themselves: each written as ``~XX`` per byte.
+_UNSAFE_RUN = re.compile(r"[^A-Za-z0-9._@-]+")
+
+
+def _escaped(match: re.Match) -> str:
+    return "".join(f"~{b:02X}" for b in match.group().encode("utf-8"))
+
+
 @lru_cache(maxsize=1 << 16)
 def _encode_name(identity: str) -> str:
-    out = []
-    for i, ch in enumerate(identity):
-        if _SAFE.fullmatch(ch) and not (i == 0 and ch == "."):
-            out.append(ch)
-        else:
-            out.extend(f"~{b:02X}" for b in ch.encode("utf-8"))
-    name = "".join(out) or "~"
+    # one pass over the unsafe runs (a path's slashes, mostly), not a match per character:
+    # a large layer names more objects than this cache holds, so misses are common
+    name = _UNSAFE_RUN.sub(_escaped, identity)
+    if name.startswith("."):
+        name = "~2E" + name[1:]  # a leading dot would hide the file
+    name = name or "~"
     if len(name) > MAX_NAME:
         digest = hashlib.sha1(identity.encode("utf-8")).hexdigest()[:12]
         name = name[: MAX_NAME - 14].rstrip("~") + "~~" + digest
