@@ -20,8 +20,11 @@ $(STAMP): pyproject.toml
 site: $(STAMP)
 	$(BIN)/devcontext build --out site
 
+# The suite runs on every core (pytest-xdist, at most TEST_JOBS workers: CI has 2) and
+# names its slowest tests, so a test that grows shows in the log.
+TEST_JOBS ?= 4
 test: $(STAMP) browser
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --maxprocesses $(TEST_JOBS) --durations 15
 
 # Browser tests drive Debian's Chromium; install it when it is missing (needs root, as in CI).
 browser:
