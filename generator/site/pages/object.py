@@ -158,30 +158,43 @@ def object_record(kit: PageKit, obj: LayerObject, groups: Sequence[Group]) -> Ob
     )
 
 
-def _group_rows(page: str, anchor: str, groups: Sequence[Group]) -> list[tuple]:
+def _group_rows(kit: PageKit, page: str, anchor: str, groups: Sequence[Group]) -> list[tuple]:
     """What the page's table shows of each group it shows: ``(fact, its standing's name,
     its detail in the page's language, context kind, its listed contexts as markup, how
     many of them are listed, how many of its contexts are not)``."""
     out = []
     for (kind, fact, members), n in zip(groups, shown_counts([len(g[2]) for g in groups])):
         out.append((fact, _(STANDING_NAMES.get(fact.standing, fact.standing)),
-                    _standing_detail(fact), kind, _context_links(page, anchor, members[:n]), n,
-                    len(members) - n))
+                    _standing_detail(fact), kind,
+                    _context_links(kit, page, anchor, members[:n]), n, len(members) - n))
     return out
 
 
-def _context_links(page: str, anchor: str, members: Sequence[tuple[ContextKey, "float | None"]]
-                   ) -> Markup:
+_CONTEXTS = "contexts/"
+
+
+def _context_links(kit: PageKit, page: str, anchor: str,
+                   members: Sequence[tuple[ContextKey, "float | None"]]) -> Markup:
     """A group's listed contexts: each a link to the object's row on the context's page,
     with its relevance there — ``<a href="…">I0001</a> (0.85), …``. Made here in one join
     rather than by the template link by link: a large layer's object pages list three
-    million of them."""
+    million of them. Every context page is under ``contexts/``: from a page outside it the
+    link is the way up to that directory, then the context's part of the path, which
+    (escaped, with the link's text) the kit keeps for every page that lists the context."""
     here = posixpath.dirname(page)
+    if here + "/" == _CONTEXTS or here.startswith(_CONTEXTS):  # no object page is there
+        raise ValueError(f"{page}: an object page is never under {_CONTEXTS}")
+    up = escape(urls.relative_from(here, _CONTEXTS.rstrip("/")) + "/")
+    end = f'#{escape(anchor)}">'
+    pieces = kit.context_links
     numbers: dict[float, str] = {}  # a handful of distinct relevances, each said once
     parts = []
     for key, relevance in members:
-        href = urls.relative_from(here, urls.context_page(key.kind, key.identity)) + "#" + anchor
-        link = f'<a href="{escape(href)}">{escape(key.identity)}</a>'
+        piece = pieces.get(key)
+        if piece is None:
+            path = urls.context_page(key.kind, key.identity)[len(_CONTEXTS):]
+            piece = pieces[key] = (str(escape(path)), f"{escape(key.identity)}</a>")
+        link = f'<a href="{up}{piece[0]}{end}{piece[1]}'
         if relevance is not None:
             said = numbers.get(relevance)
             if said is None:
@@ -217,7 +230,7 @@ def object_files(kit: PageKit, obj: LayerObject, standings: Sequence[ObjectStand
     rel = lambda target: urls.relative(page, target) if target else None  # noqa: E731
     xref = cross_ref_query(kit.index, obj.uri)
     state = kit.index.issue_states.get(obj.uri)
-    shown = _group_rows(page, record.context_anchor, groups)
+    shown = _group_rows(kit, page, record.context_anchor, groups)
     html = kit.render(
         "object.html", page,
         title=f"{obj.kind} {obj.identity}",
