@@ -68,12 +68,20 @@ class StandingsView(Mapping):
 
 
 class _Interned(dict):
-    """Each distinct value once: a context's rows of one object arrive from its worker as
-    new tuples, equal to those of most other contexts."""
+    """Each distinct row tuple once, its facts as the :class:`StandingFact` kept once: a
+    context's rows of one object arrive from its worker as new tuples of plain facts, equal
+    to those of most other contexts. Looked up by the rows as they arrive (equal to, and
+    hashing as, the rows kept), so a row already kept costs one lookup."""
 
-    def __missing__(self, value):
-        self[value] = value
-        return value
+    def __init__(self, facts: "_Facts") -> None:
+        super().__init__()
+        self.facts = facts
+
+    def __missing__(self, rows: ContextRows) -> ContextRows:
+        facts = self.facts
+        kept = tuple([(facts[fact], relevance) for fact, relevance in rows])
+        self[kept] = kept
+        return kept
 
 
 class _Facts(dict):
@@ -96,23 +104,22 @@ class StandingTable:
         self.by_uri = by_uri if by_uri is not None else {}
         self.counts = counts if counts is not None else {}
         self.excluded = excluded if excluded is not None else Counter()
-        self._interned = interned if interned is not None else (_Facts(), _Interned())
+        if interned is None:
+            facts = _Facts()
+            interned = (facts, _Interned(facts))
+        self._interned = interned
 
     def _kept(self, rows: ContextRows) -> ContextRows:
-        facts, kept = self._interned
-        if len(rows) == 1:  # most objects stand once in a context: no generator for them
-            (fact, relevance), = rows
-            return kept[((facts[fact], relevance),)]
-        return kept[tuple([(facts[fact], relevance) for fact, relevance in rows])]
+        return self._interned[1][rows]
 
     def add(self, key: ContextKey, standings: Mapping[str, ContextRows], excluded: Iterable[str]) -> None:
         """One more context's rows (a first build, in context order)."""
-        by_uri, kept = self.by_uri, self._kept
+        by_uri, kept = self.by_uri, self._interned[1]
         for uri, rows in standings.items():
             per = by_uri.get(uri)
             if per is None:
                 per = by_uri[uri] = {}
-            per[key] = kept(rows)
+            per[key] = kept[rows]
         self.excluded.update(excluded)
 
     def finish(self) -> "StandingTable":

@@ -94,6 +94,29 @@ def _at_render_with(format_value):
     return apply
 
 
+def _template_gettext():
+    """The templates' ``_`` / ``gettext``: what ``jinja2.ext.i18n``'s new-style gettext
+    gives (the active catalogue's message, as markup when escaping, ``%``-formatted with the
+    call's values), its message remembered per catalogue. A page says some thirty interface
+    strings, most with no values; through the extension each cost two context calls, a
+    catalogue lookup and a Markup, at every use on every one of a build's pages."""
+    messages: dict[tuple, str] = {}
+
+    @pass_context
+    def gettext(context, __string: str, **variables):
+        escaping = context.eval_ctx.autoescape
+        key = (i18n.active(), __string, escaping, not variables)
+        rv = messages.get(key)
+        if rv is None:
+            rv = Markup(i18n._(__string)) if escaping else i18n._(__string)
+            if not variables:  # nothing to format in: the formatted text is remembered
+                rv = rv % variables
+            messages[key] = rv
+        return rv % variables if variables else rv
+
+    return gettext
+
+
 def make_environment(templates: Path | None = None) -> Environment:
     env = Environment(
         loader=FileSystemLoader(str(templates or TEMPLATES_DIR)),
@@ -109,6 +132,7 @@ def make_environment(templates: Path | None = None) -> Environment:
     # through site/i18n.py at render time, so one environment (its compiled templates) serves
     # every language; English until a language is activated.
     env.install_gettext_callables(i18n._, i18n.ngettext, newstyle=True)
+    env.globals["_"] = env.globals["gettext"] = _template_gettext()
     env.globals["language"] = i18n.language
     env.globals["language_links"] = i18n.language_links
     # numbers and dates for the language being rendered

@@ -29,6 +29,7 @@ __all__ = [
     "kind_page",
     "context_json",
     "relative",
+    "relative_from",
     "anchor_for",
     "MAX_NAME",
 ]
@@ -138,6 +139,12 @@ _PLAIN = re.compile(r"(?!\.\.?(?:/|$))[^/]+(?:/(?!\.\.?(?:/|$))[^/]+)*")
 def relative(from_page: str, to_path: str) -> str:
     """A relative URL from the page at ``from_page`` to ``to_path`` (both site-relative)."""
     return _relative(posixpath.dirname(from_page), to_path)
+
+
+def relative_from(directory: str, to_path: str) -> str:
+    """:func:`relative` from a page in ``directory`` (``posixpath.dirname`` of the page),
+    for a page that links many others: its directory is split off once, not per link."""
+    return _relative(directory, to_path)
 
 
 @lru_cache(maxsize=4 * _URL_CACHE)

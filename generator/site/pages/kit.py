@@ -55,6 +55,9 @@ class PageKit:
     #: repeat most of each other's rows); made new with each kit, so never a row of an
     #: older index or language.
     context_rows: ContextRows = field(default_factory=ContextRows, repr=False)
+    #: A context's part of a link to it from an object page (its path under ``contexts/``,
+    #: and the link's text), escaped once for the thousands of object pages that list it.
+    context_links: dict[ContextKey, tuple[str, str]] = field(default_factory=dict, repr=False)
     #: ``templates/rows.html``'s module, looked up once (each lookup stats the file; a first
     #: build of a large layer renders 40,000 rows).
     _rows_module: Any = field(default=None, init=False, repr=False)

@@ -3,6 +3,7 @@ and its page (rendered Markdown, fields, edges, standings, the cross-reference w
 
 from __future__ import annotations
 
+import posixpath
 from collections import Counter
 from typing import Iterable, Sequence
 
@@ -16,8 +17,9 @@ from ...query.models import Trace
 from .. import urls
 from ..contexts import ContextKey, ObjectStanding, StandingFact
 from ..fieldtext import field_rows
-from ..i18n import N_, _, format_count, ngettext, speak, speak_or
+from ..i18n import N_, _, format_count, format_number, ngettext, speak, speak_or
 from ..records import EdgeRecord, ObjectRecord, StandingGroup, UnresolvedRecord
+from ..standing_table import Rows
 from .diagnostics import said
 from .kit import PageKit, path_resolver
 
@@ -94,12 +96,22 @@ def standing_groups(standings: Iterable[ObjectStanding]) -> list[Group]:
     the same way in every context). In the order of each group's first context; every
     standing in exactly one group."""
     groups: dict[tuple[str, StandingFact], list] = {}
-    for s in standings:
-        key = (s.context.kind, s.fact)
-        members = groups.get(key)
-        if members is None:
-            members = groups[key] = []
-        members.append((s.context, s.relevance))
+    if isinstance(standings, Rows):  # a build's table: its rows, without a standing each
+        per = standings.per
+        for key in sorted(per):
+            kind = key.kind
+            for fact, relevance in per[key]:
+                members = groups.get((kind, fact))
+                if members is None:
+                    members = groups[(kind, fact)] = []
+                members.append((key, relevance))
+    else:
+        for s in standings:
+            key = (s.context.kind, s.fact)
+            members = groups.get(key)
+            if members is None:
+                members = groups[key] = []
+            members.append((s.context, s.relevance))
     return [(kind, fact, members) for (kind, fact), members in groups.items()]
 
 
@@ -146,17 +158,58 @@ def object_record(kit: PageKit, obj: LayerObject, groups: Sequence[Group]) -> Ob
     )
 
 
-def _group_rows(page: str, anchor: str, groups: Sequence[Group]) -> list[tuple]:
+def _group_rows(kit: PageKit, page: str, anchor: str, groups: Sequence[Group]) -> list[tuple]:
     """What the page's table shows of each group it shows: ``(fact, its standing's name,
-    its detail in the page's language, context kind, [(id, href, relevance)], how many of
-    its contexts are not listed)``."""
+    its detail in the page's language, context kind, its listed contexts as markup, how
+    many of them are listed, how many of its contexts are not)``."""
     out = []
     for (kind, fact, members), n in zip(groups, shown_counts([len(g[2]) for g in groups])):
-        links = [(key.identity, urls.relative(page, urls.context_page(key.kind, key.identity)) + "#" + anchor,
-                  relevance) for key, relevance in members[:n]]
         out.append((fact, _(STANDING_NAMES.get(fact.standing, fact.standing)),
-                    _standing_detail(fact), kind, links, len(members) - n))
+                    _standing_detail(fact), kind,
+                    _context_links(kit, page, anchor, members[:n]), n, len(members) - n))
     return out
+
+
+_CONTEXTS = "contexts/"
+
+
+def _context_links(kit: PageKit, page: str, anchor: str,
+                   members: Sequence[tuple[ContextKey, "float | None"]]) -> Markup:
+    """A group's listed contexts: each a link to the object's row on the context's page,
+    with its relevance there — ``<a href="…">I0001</a> (0.85), …``. Made here in one join
+    rather than by the template link by link: a large layer's object pages list three
+    million of them. Every context page is under ``contexts/``: from a page outside it the
+    link is the way up to that directory, then the context's part of the path, which
+    (escaped, with the link's text) the kit keeps for every page that lists the context."""
+    here = posixpath.dirname(page)
+    if here + "/" == _CONTEXTS or here.startswith(_CONTEXTS):  # no object page is there
+        raise ValueError(f"{page}: an object page is never under {_CONTEXTS}")
+    up = escape(urls.relative_from(here, _CONTEXTS.rstrip("/")) + "/")
+    end = f'#{escape(anchor)}">'
+    pieces = kit.context_links
+    numbers: dict[float, str] = {}  # a handful of distinct relevances, each said once
+    parts = []
+    for key, relevance in members:
+        piece = pieces.get(key)
+        if piece is None:
+            path = urls.context_page(key.kind, key.identity)[len(_CONTEXTS):]
+            piece = pieces[key] = (str(escape(path)), f"{escape(key.identity)}</a>")
+        link = f'<a href="{up}{piece[0]}{end}{piece[1]}'
+        if relevance is not None:
+            said = numbers.get(relevance)
+            if said is None:
+                said = numbers[relevance] = f" ({escape(format_number(relevance))})"
+            link += said
+        parts.append(link)
+    return Markup(", ".join(parts))
+
+
+def _counts(groups: Sequence[Group]) -> Counter:
+    """How many standings of each kind (``selected``, ...) the groups hold."""
+    counts: Counter = Counter()
+    for _kind, fact, members in groups:
+        counts[fact.standing] += len(members)
+    return counts
 
 
 def object_files(kit: PageKit, obj: LayerObject, standings: Sequence[ObjectStanding],
@@ -177,7 +230,7 @@ def object_files(kit: PageKit, obj: LayerObject, standings: Sequence[ObjectStand
     rel = lambda target: urls.relative(page, target) if target else None  # noqa: E731
     xref = cross_ref_query(kit.index, obj.uri)
     state = kit.index.issue_states.get(obj.uri)
-    shown = _group_rows(page, record.context_anchor, groups)
+    shown = _group_rows(kit, page, record.context_anchor, groups)
     html = kit.render(
         "object.html", page,
         title=f"{obj.kind} {obj.identity}",
@@ -188,8 +241,8 @@ def object_files(kit: PageKit, obj: LayerObject, standings: Sequence[ObjectStand
         edges_out=[(e, rel(e.page)) for e in record.edges_out],
         edges_in=[(e, rel(e.page)) for e in record.edges_in],
         groups=shown,
-        standings_hidden=sum(len(g[2]) for g in groups) - sum(len(r[4]) for r in shown),
-        standing_counts=standing_counts(Counter(s.standing for s in standings)),
+        standings_hidden=sum(len(g[2]) for g in groups) - sum(r[5] for r in shown),
+        standing_counts=standing_counts(_counts(groups)),
         state_reasons="; ".join(speak(p) for p in state.said) if state else "",
         unresolved=[(u, speak(u.said)) for u in kit.index.unresolved_by_source.get(obj.uri, [])],
         own_context=kit.context_href(page, own_context) if own_context else None,
