@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Mapping
 
 from ..rebuild.diff import changed_objects, diagnostic_key, within
+from ..rebuild.keys import context_key_set, context_keys_of
 from ..rebuild.sources import Sources, load_all, load_changes, read_all, read_changes
 from ..engine.compile import GitInfo
 from ..engine.reach import touch_of
@@ -48,7 +49,6 @@ from ..layer.limits import DEFAULT_LIMITS, Limits
 from ..layer.loader import LayerSetup
 from ..site import urls
 from ..site.build import Progress
-from ..site.contexts import context_keys
 from ..site.markdown import MarkdownRenderer
 from ..query.crossref import DEFAULT_DEPTH as XREF_DEPTH
 from ..site.pages.diagnostics import diagnostics_by_path
@@ -319,7 +319,7 @@ class IncrementalBuilder:
     def _write_all(self, build: SiteBuild, index: Index, t: dict[str, float]):
         """A first build, streamed to the writer, which swaps the whole tree in at the end."""
         mark = time.perf_counter()
-        fingerprinted = {urls.context_json(k.kind, k.identity) for k in context_keys(index)}
+        fingerprinted = {urls.context_json(k.kind, k.identity) for k in context_keys_of(index)}
         stats = self.output.write_all(build.files(), index.fingerprint, fingerprinted)
         t["compile+run+write"] = time.perf_counter() - mark
         return stats
@@ -389,12 +389,15 @@ class IncrementalBuilder:
         """The rebuild's pending files: those of the contexts it reaches (made on demand
         with a page kit of its own, so a request's thread shares no renderer with the
         rebuild), the gone contexts', and the rest as the edit's kind says."""
-        keys = context_keys(index)
+        keys = context_keys_of(index)
         reached = {rel: key for key in reached_contexts(keys, old.site, edit, git)
                    for rel in context_files_of(key)}
-        live = set(keys)
-        gone = frozenset(rel for key in old.site.contexts if key not in live
-                         for rel in context_files_of(key))
+        if context_keys_of(old.index) is keys:  # the same contexts: none gone
+            gone: frozenset[str] = frozenset()
+        else:
+            live = context_key_set(index)
+            gone = frozenset(rel for key in old.site.contexts if key not in live
+                             for rel in context_files_of(key))
         kit = PageKit(index=index, env=self.env, md=MarkdownRenderer(), label=self.label,
                       rows=RowCache(), files=files)
         job = context_job(kit, git, keep_json=True)
