@@ -118,16 +118,21 @@ def test_each_edit_once_on_the_demo(tmp_path):
          + [[("status", n)] for n in range(10)])
 
 
-def test_a_title_edit_updates_the_index_in_place(tmp_path):
-    """The usual edit moves nothing references resolve against: the index is updated, not
-    built again — the objects' lookups are the last index's, and the update says what
-    changed."""
+def test_a_title_edit_updates_the_layer_and_the_index_in_place(tmp_path, monkeypatch):
+    """The usual edit moves nothing references resolve against: the layer is not assembled
+    again, the index is updated, not built again — the objects' lookups are the last
+    index's, and the update says what changed."""
     box = Sandbox.make(tmp_path)
     files, problems = read_all(box.repo, [])
     sources = load_all(files, problems, {})
     index = build_index(sources.layer)
     paths, _ = EDITS["title"](box, 0)
     files, problems, changed = read_changes(box.repo, sources, paths, full_read=False, exclude=[])
+
+    def assembled(*args, **kwargs):
+        raise AssertionError("the layer was assembled again from every file")
+
+    monkeypatch.setattr("generator.rebuild.sources._assemble", assembled)
     new = build_index(load_changes(sources, files, problems, changed, {}).layer, index)
     assert new.by_identity is index.by_identity
     assert new.universe_cache is index.universe_cache
