@@ -179,9 +179,9 @@ def _layer(size: str) -> Path:
     if size == "real":
         return Path("/work/shared/data/majordomus-layer")
     if size == "demo":
-        import generator
+        from generator.demo import demo_root
 
-        return Path(generator.__file__).parent / "demo"
+        return demo_root()
     return LAYERS / f"synth-{size}"
 
 
