@@ -208,7 +208,8 @@ def _state_without_contexts(builder, sources, index, git):
     reaches = {k: Reach(tuple(sorted(within(index, [k.uri], 2))), _scope(index, k.uri),
                         frozenset(), everything=i == 0) for i, k in enumerate(keys)}
     site = SiteState(index=index, git=git, contexts={k: None for k in keys},
-                     reach_index=ReachIndex.of(reaches), standings=StandingTable().finish(), links={},
+                     reach_index=ReachIndex.of(reaches), standings=StandingTable().finish(),
+                     links={},
                      linked_from={}, diags_by_path=group_diagnostics(index.diagnostics),
                      pages_files=frozenset())
     return BuildState(sources, site)
@@ -278,7 +279,8 @@ def steps(size: str) -> None:
 def _print_steps(size: str, rows) -> None:
     print(f"{'layer':8} {'kind':7} {'step':44} {'cpu ms p50':>10} {'wall ms p50':>11}")
     for kind, runs in rows.items():
-        labels = sorted({k for r in runs for k in r[3]}, key=lambda k: [s[1] for s in STEPS].index(k))
+        order = [step[1] for step in STEPS]
+        labels = sorted({k for r in runs for k in r[3]}, key=order.index)
         for label in labels:
             cpu = statistics.median(r[3].get(label, 0.0) for r in runs) * 1e3
             wall = statistics.median(r[2].get(label, 0.0) for r in runs) * 1e3

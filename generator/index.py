@@ -104,14 +104,15 @@ class Index:
     _changes: "tuple[int, frozenset[str]] | None" = field(default=None, repr=False,
                                                           compare=False)
 
+    #: See :attr:`universe_cache`.
+    _universe: dict = field(default_factory=dict, repr=False, compare=False)
+
     @property
     def universe_cache(self) -> dict:
         """Values computed from what references resolve against (each object's URI, kind,
         identity, path and slug, and the source classes) only: shared by an index and the
         next one while those stay the same, so such a value is computed once, not per edit."""
-        if self._reuse is None:
-            self._reuse = _Resolved({}, {}, {}, {}, {})
-        return self._reuse.universe
+        return self._universe
 
     @property
     def fingerprint(self) -> str:
@@ -180,8 +181,6 @@ class _Resolved:
     #: The index's dependency-cycle and supersede-cycle diagnostics.
     state_diags: tuple[Diagnostic, ...] = ()
     cycle_diags: tuple[Diagnostic, ...] = ()
-    #: See :attr:`Index.universe_cache`.
-    universe: dict = field(default_factory=dict)
 
 
 def _universe_key(obj: LayerObject) -> tuple:
@@ -458,8 +457,7 @@ class _Builder:
         else:
             paths = sorted((o.provenance.path, o.uri) for o in self.layer.objects)
         cycles = tuple(supersede_cycles(out_edges, self.objects, self._edge_line))
-        universe = (self.previous._reuse.universe
-                    if self.previous is not None and self.previous._reuse is not None else {})
+        universe = self.previous._universe if self.previous is not None else {}
         return Index(
             layer=self.layer,
             objects=self.objects,
@@ -479,7 +477,8 @@ class _Builder:
             _reuse=_Resolved(by_identity=self.by_identity, by_stem=self.by_stem,
                              adr_numbers=self.adr_numbers, refs=refs,
                              path_uris=self._path_uris, state_diags=tuple(state_diags),
-                             cycle_diags=cycles, universe=universe),
+                             cycle_diags=cycles),
+            _universe=universe,
         )
 
     def _add(self, obj: LayerObject, relation: Relation, raw: str, line: int | None) -> None:

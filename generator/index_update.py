@@ -128,8 +128,8 @@ def updated_index(previous: Index, layer: Layer) -> Index:
         _paths=previous._paths,
         _reuse=_Resolved(by_identity=reuse.by_identity, by_stem=reuse.by_stem,
                          adr_numbers=reuse.adr_numbers, refs=refs, path_uris=reuse.path_uris,
-                         state_diags=state_diags, cycle_diags=cycle_diags,
-                         universe=reuse.universe),
+                         state_diags=state_diags, cycle_diags=cycle_diags),
+        _universe=previous._universe,
     )
     index._changes = (previous._serial, frozenset(changed))
     return index

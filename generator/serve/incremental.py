@@ -6,8 +6,12 @@ what changed.
 A rebuild is a sequence of stages, each in its own module:
 
 ``read``     only the changed paths, or the whole tree (:mod:`generator.rebuild.sources`);
-``load``     only the changed files, then the layer assembled; the index rebuilt;
-``diff``     the objects added, removed or changed (:mod:`generator.rebuild.diff`);
+``load``     only the changed files, then the layer: the last one with their parts put in
+             (:mod:`generator.layer.reassemble`), and the index: the last one updated for
+             the objects that differ (:mod:`generator.index_update`) — for the usual edit,
+             one that moves no identity; otherwise both made again from every file;
+``diff``     the objects added, removed or changed (:mod:`generator.rebuild.diff`; read off
+             the index's update when there was one);
 ``compile``  the contexts whose answer the edit can reach — the engine declares what
              each answer depended on (:mod:`generator.engine.reach`), inverted in
              :mod:`generator.rebuild.reach_index` — and every new context;
