@@ -8,6 +8,7 @@ never changed after it is built; a changed layer builds a new one.
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, TypeVar
@@ -96,6 +97,22 @@ class Index:
     #: What the next index (one edit later) can reuse: each object's resolved references
     #: and the lookup tables they were resolved against (not part of the index's value).
     _reuse: "_Resolved | None" = field(default=None, repr=False, compare=False)
+    #: This index among those built in this process (what :attr:`_changes` refers to).
+    _serial: int = field(default_factory=lambda: next(_SERIALS), repr=False, compare=False)
+    #: When updated from another index: that index's serial and the URIs
+    #: :func:`generator.rebuild.diff.changed_objects` finds between the two.
+    _changes: "tuple[int, frozenset[str]] | None" = field(default=None, repr=False,
+                                                          compare=False)
+
+    #: See :attr:`universe_cache`.
+    _universe: dict = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def universe_cache(self) -> dict:
+        """Values computed from what references resolve against (each object's URI, kind,
+        identity, path and slug, and the source classes) only: shared by an index and the
+        next one while those stay the same, so such a value is computed once, not per edit."""
+        return self._universe
 
     @property
     def fingerprint(self) -> str:
@@ -139,6 +156,8 @@ class Index:
 
 _T = TypeVar("_T")
 
+_SERIALS = itertools.count()
+
 _ADR_NUMBER = re.compile(r"^(?:adr-?)?0*(\d+)$", re.I)
 
 #: An object's resolved references: edges, external references, unresolved ones (edges
@@ -157,6 +176,11 @@ class _Resolved:
     by_stem: dict[tuple[str, str], list[str]]
     adr_numbers: dict[int, str]
     refs: dict[str, _Refs]
+    #: path -> the URIs of the objects at it (what a path reference resolves to).
+    path_uris: dict[str, list[str]] = field(default_factory=dict)
+    #: The index's dependency-cycle and supersede-cycle diagnostics.
+    state_diags: tuple[Diagnostic, ...] = ()
+    cycle_diags: tuple[Diagnostic, ...] = ()
 
 
 def _universe_key(obj: LayerObject) -> tuple:
@@ -181,12 +205,18 @@ def _same_universe(previous: Index, layer: Layer) -> bool:
 
 
 class _Builder:
-    def __init__(self, layer: Layer, previous: Index | None = None) -> None:
+    def __init__(self, layer: Layer, previous: Index | None = None, *,
+                 objects: dict[str, LayerObject] | None = None,
+                 by_kind: dict[str, list[LayerObject]] | None = None,
+                 same_universe: bool = False) -> None:
         self.layer = layer
-        self.objects = {o.uri: o for o in layer.objects}
-        self.by_kind: dict[str, list[LayerObject]] = {}
-        for obj in layer.objects:
-            self.by_kind.setdefault(obj.kind, []).append(obj)
+        if objects is None or by_kind is None:
+            objects = {o.uri: o for o in layer.objects}
+            by_kind = {}
+            for obj in layer.objects:
+                by_kind.setdefault(obj.kind, []).append(obj)
+        self.objects = objects
+        self.by_kind = by_kind
         self.classes: tuple[SourceClass, ...] = layer.classes
         # Plain tuples in field order (sorting and hashing tuples is far cheaper than the
         # dataclasses'; the order is the same), made into Edge / ExternalRef once at the end.
@@ -196,7 +226,8 @@ class _Builder:
         # One edit later nearly every object is the very same (immutable) object: when
         # nothing references resolve against changed, its references are not resolved
         # again, and the lookup tables are those of the previous index.
-        self.previous = previous if previous is not None and _same_universe(previous, layer) else None
+        self.previous = previous if previous is not None and (
+            same_universe or _same_universe(previous, layer)) else None
         if self.previous is not None:
             reuse = self.previous._reuse
             assert reuse is not None
@@ -293,7 +324,7 @@ class _Builder:
         if path.startswith("/") or ".." in path.split("/"):
             return "unresolved", (None, None,
                                   say("`{path}` is not a repository-relative path", path=raw))
-        found = sorted({o.uri for o in self._at_path(path)})
+        found = sorted(set(self._path_uris.get(path, ())))
         if found:
             return "edges", found
         if self._class_would_discover(path):
@@ -303,9 +334,6 @@ class _Builder:
                                   say("`{path}` would be {a_kind}, but the repository holds "
                                       "no such file", path=path, a_kind=say_a_kind(kind)))
         return "external", f"{prefix}:{path}"
-
-    def _at_path(self, path: str) -> list[LayerObject]:
-        return [o for o in self._path_objects.get(path, [])]
 
     # -- edges ---------------------------------------------------------------------------
 
@@ -340,16 +368,15 @@ class _Builder:
         return tuple(self._edges), tuple(self._externals), tuple(self._unresolved)
 
     def _index_paths(self) -> None:
-        """Objects by path, for path references (a previous index's, when there is one)."""
+        """Objects by path, for path references (a previous index's, when there is one:
+        paths resolve to URIs only, which are the previous index's)."""
         previous = self.previous
-        if previous is None:
-            self._path_objects: dict[str, list[LayerObject]] = {}
-            for obj in self.layer.objects:
-                self._path_objects.setdefault(obj.provenance.path, []).append(obj)
-        else:  # paths resolve to URIs only, which are the previous index's
-            self._path_objects = {}
-            for path, uri in previous._paths:
-                self._path_objects.setdefault(path, []).append(self.objects[uri])
+        if previous is not None and previous._reuse is not None:
+            self._path_uris = previous._reuse.path_uris
+            return
+        self._path_uris: dict[str, list[str]] = {}
+        for obj in self.layer.objects:
+            self._path_uris.setdefault(obj.provenance.path, []).append(obj.uri)
 
     def _resolve_all(self) -> dict[str, _Refs]:
         """Every object's references resolved (or reused from the previous index, for the
@@ -391,11 +418,13 @@ class _Builder:
                     return line
         return obj.line_of(edge.field) or obj.line_of("@member")
 
-    def _diagnostics(self, state_diags: list[Diagnostic], out_edges: dict[str, list[Edge]],
+    def _diagnostics(self, state_diags: tuple[Diagnostic, ...],
+                     cycle_diags: tuple[Diagnostic, ...],
                      unresolved: list[Unresolved]) -> list[Diagnostic]:
         """The layer's, the states', the supersede cycles' and one per unresolved reference."""
-        diagnostics = list(self.layer.diagnostics) + state_diags
-        diagnostics.extend(supersede_cycles(out_edges, self.objects, self._edge_line))
+        diagnostics = list(self.layer.diagnostics)
+        diagnostics.extend(state_diags)
+        diagnostics.extend(cycle_diags)
         for item in unresolved:
             diagnostics.append(
                 Diagnostic(
@@ -427,6 +456,8 @@ class _Builder:
             paths = self.previous_paths  # the same objects at the same paths
         else:
             paths = sorted((o.provenance.path, o.uri) for o in self.layer.objects)
+        cycles = tuple(supersede_cycles(out_edges, self.objects, self._edge_line))
+        universe = self.previous._universe if self.previous is not None else {}
         return Index(
             layer=self.layer,
             objects=self.objects,
@@ -441,10 +472,13 @@ class _Builder:
             unresolved=unresolved,
             unresolved_by_source=unresolved_by_source,
             issue_states=states,
-            diagnostics=self._diagnostics(state_diags, out_edges, unresolved),
+            diagnostics=self._diagnostics(tuple(state_diags), cycles, unresolved),
             _paths=paths,
             _reuse=_Resolved(by_identity=self.by_identity, by_stem=self.by_stem,
-                             adr_numbers=self.adr_numbers, refs=refs),
+                             adr_numbers=self.adr_numbers, refs=refs,
+                             path_uris=self._path_uris, state_diags=tuple(state_diags),
+                             cycle_diags=cycles),
+            _universe=universe,
         )
 
     def _add(self, obj: LayerObject, relation: Relation, raw: str, line: int | None) -> None:
@@ -494,5 +528,12 @@ def _grouped(items: list[_T], key: Callable[[_T], str]) -> dict[str, list[_T]]:
 
 def build_index(layer: Layer, previous: Index | None = None) -> Index:
     """Index a loaded layer (pure). ``previous``, the index of the same layer before an
-    edit, only saves work: the result is the index :func:`build_index` gives without it."""
+    edit, only saves work: the result is the index :func:`build_index` gives without it.
+    After an edit that leaves every object's URI, kind, identity, path and slug as they
+    were (most edits: a title, a status, a relation), the previous index is updated for the
+    objects that differ (:mod:`generator.index_update`), in time proportional to them."""
+    if previous is not None and _same_universe(previous, layer):
+        from .index_update import updated_index  # it builds on this module's parts
+
+        return updated_index(previous, layer)
     return _Builder(layer, previous).build()

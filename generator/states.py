@@ -31,7 +31,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .index import Edge, Unresolved
     from .model import LayerObject
 
-__all__ = ["IssueState", "STATES", "derive_issue_states", "fact_state"]
+__all__ = ["IssueState", "STATES", "derive_issue_states", "rederive_issue_states", "fact_state"]
 
 STATES = ("BLOCKED", "READY", "ACTIVE", "VERIFY", "DONE", "CANCELLED")
 _CLOSED = ("DONE", "CANCELLED")
@@ -162,3 +162,36 @@ def _decide(
     if blockers:
         return IssueState("BLOCKED", tuple(reasons), tuple(blockers))
     return IssueState("READY", tuple(reasons) or (say("every dependency is done"),), ())
+
+
+def rederive_issue_states(
+    previous: dict[str, IssueState],
+    objects: dict[str, "LayerObject"],
+    out_edges: dict[str, list["Edge"]],
+    unresolved_by_source: dict[str, list["Unresolved"]],
+    changed: Iterable[str],
+) -> dict[str, IssueState]:
+    """The states :func:`derive_issue_states` gives after an edit that left the issues'
+    dependencies as they were and on no cycle (``previous`` the states before, in its walk's
+    order, which is the same): only the ``changed`` issues decided again, and each issue one
+    of whose dependencies' state moved — in the walk's order, so a dependency comes first."""
+    redo = {uri for uri in changed if uri in previous}
+    if not redo:
+        return previous
+    states: dict[str, IssueState] = {}
+    moved: set[str] = set()
+    for uri, before in previous.items():
+        if uri in redo or (moved and _deps_moved(uri, out_edges, moved)):
+            deps = sorted(e.target for e in out_edges.get(uri, [])
+                          if e.kind == "depends_on" and e.target in previous)
+            now = _decide(objects[uri], deps, states, set(), unresolved_by_source)
+            if now != before:
+                moved.add(uri)
+            states[uri] = now
+        else:
+            states[uri] = before
+    return states
+
+
+def _deps_moved(uri: str, out_edges: dict[str, list["Edge"]], moved: set[str]) -> bool:
+    return any(e.kind == "depends_on" and e.target in moved for e in out_edges.get(uri, ()))

@@ -69,16 +69,27 @@ class Layer:
         return dict(sorted(counts.items()))
 
 
+#: Bytes handed to the hash at a time: one call per megabyte, not five per file (a large
+#: layer's 31,000 files took a quarter of the time in the calls).
+_HASH_CHUNK = 1 << 20
+
+
 def fingerprint_of(files: dict[str, bytes]) -> str:
-    """SHA-256 over the sorted paths and contents: any changed byte changes it."""
+    """SHA-256 over the sorted paths and contents (each file as ``path NUL size NUL
+    bytes``): any changed byte changes it."""
     digest = hashlib.sha256()
+    parts: list[bytes] = []
+    size = 0
     for path in sorted(files):
         data = files[path]
-        digest.update(path.encode("utf-8"))
-        digest.update(b"\0")
-        digest.update(str(len(data)).encode("ascii"))
-        digest.update(b"\0")
-        digest.update(data)
+        parts.append(b"%s\0%d\0" % (path.encode("utf-8"), len(data)))
+        parts.append(data)
+        size += len(data)
+        if size >= _HASH_CHUNK:
+            digest.update(b"".join(parts))
+            parts.clear()
+            size = 0
+    digest.update(b"".join(parts))
     return "sha256:" + digest.hexdigest()
 
 

@@ -14,7 +14,10 @@ __all__ = ["changed_objects", "within", "group_diagnostics", "diagnostic_key"]
 def changed_objects(old: Index, new: Index) -> tuple[set[str], set[str], set[str]]:
     """``(changed, added, removed)`` URIs. Changed: those added, removed or different, the
     endpoints of every added or removed edge, the sources of every changed unresolved or
-    external reference, and every issue whose derived state changed."""
+    external reference, and every issue whose derived state changed. When ``new`` was
+    updated from ``old`` (:mod:`generator.index_update`) the update found them already."""
+    if new._changes is not None and new._changes[0] == old._serial:
+        return set(new._changes[1]), set(), set()
     added = new.objects.keys() - old.objects.keys()
     removed = old.objects.keys() - new.objects.keys()
     changed = set(added) | set(removed)

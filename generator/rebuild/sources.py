@@ -22,6 +22,7 @@ from ..layer.loader import (
     load_file,
 )
 from ..layer.limits import DEFAULT_LIMITS, Limits
+from ..layer.reassemble import reassembled_layer
 from ..layer.reader import read_paths, read_source_tree
 from ..paths import is_within
 
@@ -115,7 +116,9 @@ def load_all(files: dict[str, bytes], problems: list[Diagnostic], cache: dict,
 def load_changes(old: Sources, files: dict[str, bytes], problems: list[Diagnostic],
                  changed_paths: set[str], cache: dict, limits: Limits = DEFAULT_LIMITS) -> Sources:
     """Only the changed files loaded again; all of them when the manifest's discovery
-    (classes, sections, contract names) changed."""
+    (classes, sections, contract names) changed. The layer is the last one with the changed
+    files' parts put in (:mod:`generator.layer.reassemble`) when the edit allows it, else
+    assembled again from every file's part."""
     setup = old.setup
     added_or_removed = any((p in files) != (p in old.files) for p in changed_paths)
     if added_or_removed or MANIFEST_PATH in changed_paths or old.setup.src_path in changed_paths:
@@ -129,5 +132,12 @@ def load_changes(old: Sources, files: dict[str, bytes], problems: list[Diagnosti
                 loads[p] = load_file(setup, p, files[p], cache=cache)
             else:
                 loads.pop(p, None)
-    return Sources(files, problems, setup, loads,
-                   _assemble(setup, files, problems, loads, _sizes_after(old, files, changed_paths)))
+    sizes = _sizes_after(old, files, changed_paths)
+    layer = None
+    if sizes is not None:
+        layer = reassembled_layer(old.layer, old.setup, setup, old.problems, problems, old.loads,
+                                  loads, changed_paths, fingerprint=fingerprint_of(files),
+                                  files=sizes)
+    if layer is None:
+        layer = _assemble(setup, files, problems, loads, sizes)
+    return Sources(files, problems, setup, loads, layer)

@@ -6,8 +6,12 @@ what changed.
 A rebuild is a sequence of stages, each in its own module:
 
 ``read``     only the changed paths, or the whole tree (:mod:`generator.rebuild.sources`);
-``load``     only the changed files, then the layer assembled; the index rebuilt;
-``diff``     the objects added, removed or changed (:mod:`generator.rebuild.diff`);
+``load``     only the changed files, then the layer: the last one with their parts put in
+             (:mod:`generator.layer.reassemble`), and the index: the last one updated for
+             the objects that differ (:mod:`generator.index_update`) — for the usual edit,
+             one that moves no identity; otherwise both made again from every file;
+``diff``     the objects added, removed or changed (:mod:`generator.rebuild.diff`; read off
+             the index's update when there was one);
 ``compile``  the contexts whose answer the edit can reach — the engine declares what
              each answer depended on (:mod:`generator.engine.reach`), inverted in
              :mod:`generator.rebuild.reach_index` — and every new context;
@@ -40,6 +44,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Mapping
 
 from ..rebuild.diff import changed_objects, diagnostic_key, within
+from ..rebuild.keys import context_key_set, context_keys_of
 from ..rebuild.sources import Sources, load_all, load_changes, read_all, read_changes
 from ..engine.compile import GitInfo
 from ..engine.reach import touch_of
@@ -48,7 +53,6 @@ from ..layer.limits import DEFAULT_LIMITS, Limits
 from ..layer.loader import LayerSetup
 from ..site import urls
 from ..site.build import Progress
-from ..site.contexts import context_keys
 from ..site.markdown import MarkdownRenderer
 from ..query.crossref import DEFAULT_DEPTH as XREF_DEPTH
 from ..site.pages.diagnostics import diagnostics_by_path
@@ -319,7 +323,7 @@ class IncrementalBuilder:
     def _write_all(self, build: SiteBuild, index: Index, t: dict[str, float]):
         """A first build, streamed to the writer, which swaps the whole tree in at the end."""
         mark = time.perf_counter()
-        fingerprinted = {urls.context_json(k.kind, k.identity) for k in context_keys(index)}
+        fingerprinted = {urls.context_json(k.kind, k.identity) for k in context_keys_of(index)}
         stats = self.output.write_all(build.files(), index.fingerprint, fingerprinted)
         t["compile+run+write"] = time.perf_counter() - mark
         return stats
@@ -389,12 +393,15 @@ class IncrementalBuilder:
         """The rebuild's pending files: those of the contexts it reaches (made on demand
         with a page kit of its own, so a request's thread shares no renderer with the
         rebuild), the gone contexts', and the rest as the edit's kind says."""
-        keys = context_keys(index)
+        keys = context_keys_of(index)
         reached = {rel: key for key in reached_contexts(keys, old.site, edit, git)
                    for rel in context_files_of(key)}
-        live = set(keys)
-        gone = frozenset(rel for key in old.site.contexts if key not in live
-                         for rel in context_files_of(key))
+        if context_keys_of(old.index) is keys:  # the same contexts: none gone
+            gone: frozenset[str] = frozenset()
+        else:
+            live = context_key_set(index)
+            gone = frozenset(rel for key in old.site.contexts if key not in live
+                             for rel in context_files_of(key))
         kit = PageKit(index=index, env=self.env, md=MarkdownRenderer(), label=self.label,
                       rows=RowCache(), files=files)
         job = context_job(kit, git, keep_json=True)

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from ..rebuild.diff import group_diagnostics, within
+from ..rebuild.keys import context_key_set, context_keys_of
 from ..rebuild.reach_index import ReachIndex
 from ..diagnostics import Diagnostic
 from ..engine.compile import GitInfo
@@ -26,7 +27,7 @@ from ..query.crossref import DEFAULT_DEPTH as XREF_DEPTH
 from ..workers import ordered_map
 from . import urls
 from .compiled import ContextRecord, context_job
-from .contexts import AnswerDigest, ContextKey, SiteAnswers, compile_one, context_keys
+from .contexts import AnswerDigest, ContextKey, SiteAnswers, compile_one
 from .overview import overview_files
 from .pages.context import context_files, pack_files
 from .pages.diagnostics import diagnostics_by_path
@@ -144,9 +145,9 @@ class SiteBuild:
 
     def _plan(self) -> "_Run":
         index, old, edit = self.kit.index, self.previous, self.edit
-        keys = context_keys(index)
+        keys = context_keys_of(index)
         first = old is None or edit is None
-        run = _Run(first=first, keys=keys, key_set=set(keys))
+        run = _Run(first=first, keys=keys, key_set=set(context_key_set(index)))
         run.to_compile = keys if first else reached_contexts(keys, old, edit, self.git)
         self.compiled = len(run.to_compile)
         if not first:
@@ -368,6 +369,8 @@ def reached_contexts(keys: list[ContextKey], previous: SiteState, edit: Edit, gi
     affected: set[ContextKey] = set()
     for touch in edit.touches:
         affected |= previous.reach_index.affected(touch)
+    if keys is context_keys_of(previous.index):  # the same contexts as last time: none new
+        return sorted(affected & context_key_set(previous.index))
     return [k for k in keys if k in affected or k not in previous.contexts]
 
 
