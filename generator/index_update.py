@@ -6,7 +6,8 @@ patched — in time proportional to the edit, not to the layer (a large layer's 
 0.6 s to build again, before an edit's first page could be shown).
 
 Pure, and equal to :func:`generator.index.build_index` of the same layer from scratch: the
-property test ``tests/test_index_update.py`` checks that after random edits.
+property test ``tests/serve/test_incremental_structures.py`` checks that after random
+edits.
 """
 
 from __future__ import annotations
