@@ -25,14 +25,18 @@ import functools
 import gc
 import os
 import shutil
-import stat
 import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-LAYERS = Path(os.environ.get("BENCH_LAYERS", "/work/main/.bench"))
+HERE = Path(__file__).resolve().parent
+# the shared edits, found beside this file; appended, so ``PYTHONPATH``'s generator still wins
+sys.path.append(str(HERE))
+from layer_edits import copy_layer, edit_file, edit_targets, open_pages  # noqa: E402
+
+LAYERS = Path(os.environ.get("BENCH_LAYERS", str(HERE.parent / ".bench")))
 EDITS = int(os.environ.get("BENCH_EDITS", "3"))
 
 #: (module, attribute) the builder calls before its first page; timed when present.
@@ -123,61 +127,9 @@ class _Timers:
         self.cpu.clear()
 
 
-# -- the layer and its edits (as benchmarks/bench_serve.py makes them) -------------------
-
-def _copy(src: Path, dst: Path) -> Path:
-    shutil.copytree(src, dst, copy_function=shutil.copyfile)
-    for dirpath, _dirnames, filenames in os.walk(dst):
-        os.chmod(dirpath, 0o755)
-        for name in filenames:
-            os.chmod(os.path.join(dirpath, name), stat.S_IRUSR | stat.S_IWUSR | stat.S_IRGRP)
-    return dst
-
-
-def _pick(root: Path, pattern: str, n: int) -> list[Path]:
-    found = sorted(p for p in root.glob(pattern) if p.is_file())
-    if len(found) <= n:
-        return found
-    step = len(found) / n
-    return [found[int(i * step)] for i in range(n)]
-
-
-def _targets(root: Path) -> dict[str, list[Path]]:
-    kinds = {
-        "issue": _pick(root, ".ai/repo/project/issues/*.yaml", EDITS),
-        "adr": _pick(root, ".ai/repo/adrs/*.md", EDITS + 1)[1:],
-        "rule": _pick(root, ".ai/repo/rules/**/*.md", EDITS + 1)[1:],
-        "source": (_pick(root, "src/**/*.py", EDITS) or _pick(root, "lib/**/*", EDITS)
-                   or _pick(root, "tests/**/*.py", EDITS)),
-    }
-    return {k: v for k, v in kinds.items() if v}
-
-
-def _edit(path: Path, i: int) -> None:
-    text = path.read_text(encoding="utf-8")
-    if path.suffix in (".yaml", ".yml") and "\ntitle: " in "\n" + text:
-        text = text.replace("title: ", f"title: (edit {i}) ", 1)
-    elif path.suffix == ".md" and "\ntitle: " in text:
-        text = text.replace("\ntitle: ", f"\ntitle: (edit {i}) ", 1)
-    else:
-        text += f"\n# edit {i}\n"
-    path.write_text(text, encoding="utf-8")
-
-
-def _open_pages(index, rel: str) -> set[str]:
-    from generator.site import urls
-
-    pages = set()
-    for obj in index.at_path(rel):
-        pages.add(urls.object_page(obj.uri))
-        if obj.kind in ("issue", "milestone"):
-            pages.add(urls.context_page(obj.kind, obj.identity))
-    return pages
-
-
 def _layer(size: str) -> Path:
     if size == "real":
-        return Path("/work/shared/data/majordomus-layer")
+        return HERE.parent.parent / "shared" / "data" / "majordomus-layer"
     if size == "demo":
         from generator.demo import demo_root
 
@@ -224,7 +176,7 @@ def steps(size: str) -> None:
     base = Path(tempfile.mkdtemp(prefix="bench-open-first-"))
     try:
         t0 = time.perf_counter()
-        root = _copy(_layer(size), base / "repo")
+        root = copy_layer(_layer(size), base / "repo")
         builder = IncrementalBuilder(root, base / "site", label=root.name)
         files, problems = read_all(root, builder.exclude, builder.limits)
         sources = load_all(files, problems, builder.parse_cache, builder.limits)
@@ -241,10 +193,10 @@ def steps(size: str) -> None:
         timers = _Timers()
         timers.install()
         rows: dict[str, list[tuple[float, float, dict, dict]]] = {}
-        for kind, paths in _targets(root).items():
+        for kind, paths in edit_targets(root, EDITS).items():
             for i, path in enumerate(paths):
                 rel = path.relative_to(root).as_posix()
-                pages = _open_pages(builder.state.index, rel)
+                pages = open_pages(builder.state.index, rel)
                 before = path.read_bytes()
                 first: list[tuple[float, float]] = []
 
@@ -254,7 +206,7 @@ def steps(size: str) -> None:
 
                 hooks = OpenFirst(open_pages=lambda pages=pages: pages, on_open=stop)
                 timers.reset()
-                _edit(path, i)
+                edit_file(path, i)
                 w, c = time.perf_counter(), time.process_time()
                 try:
                     builder.rebuild([rel], open_first=hooks)
@@ -298,7 +250,7 @@ def e2e(size: str) -> None:
 
     base = Path(tempfile.mkdtemp(prefix="bench-open-first-"))
     try:
-        root = _copy(_layer(size), base / "repo")
+        root = copy_layer(_layer(size), base / "repo")
         builder = IncrementalBuilder(root, base / "site", label=root.name)
         t0, c0 = time.perf_counter(), time.process_time()
         first = builder.rebuild()
@@ -307,16 +259,16 @@ def e2e(size: str) -> None:
               f"{Path(sys.modules['generator'].__file__).parent.parent}")
         print(f"{'layer':8} {'kind':7} {'open p50 s':>10} {'open cpu p50':>12} "
               f"{'all p50 s':>10}  timings (p50, s)")
-        for kind, paths in _targets(root).items():
+        for kind, paths in edit_targets(root, EDITS).items():
             opens, open_cpu, alls, stages = [], [], [], {}
             for i, path in enumerate(paths):
                 rel = path.relative_to(root).as_posix()
-                pages = _open_pages(builder.state.index, rel)
+                pages = open_pages(builder.state.index, rel)
                 mark: list[tuple[float, float]] = []
                 hooks = OpenFirst(open_pages=lambda pages=pages: pages,
                                   on_open=lambda rels, mark=mark: mark or mark.append(
                                       (time.perf_counter(), time.process_time())))
-                _edit(path, 100 + i)
+                edit_file(path, 100 + i)
                 w, c = time.perf_counter(), time.process_time()
                 report = builder.rebuild([rel], open_first=hooks)
                 done = time.perf_counter() - w

@@ -20,7 +20,6 @@ from __future__ import annotations
 import http.client
 import os
 import shutil
-import stat
 import statistics
 import tempfile
 import time
@@ -28,12 +27,12 @@ from pathlib import Path
 
 from generator.engine.compile import GitInfo
 from generator.serve.incremental import IncrementalBuilder, OpenFirst
-from generator.site import urls
 from generator.serve.session import ServeSession
 from generator.site.build import SiteInputs, build_site
 from generator.workspace import Workspace
 from generator.writer import write_site
 
+from .layer_edits import copy_layer, edit_file, edit_targets, open_pages
 from .layers import real, synthetic
 
 #: Edits of each kind per layer (``BENCH_SERVE_EDITS`` overrides: a loaded machine).
@@ -46,58 +45,6 @@ EXPLAIN_REQUESTS = 12
 def _p95(values: list[float]) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, max(0, round(0.95 * len(ordered)) - 1))]
-
-
-def _copy(src: Path, dst: Path) -> Path:
-    shutil.copytree(src, dst, copy_function=shutil.copyfile)
-    for dirpath, dirnames, filenames in os.walk(dst):
-        os.chmod(dirpath, 0o755)
-        for name in filenames:
-            os.chmod(os.path.join(dirpath, name), stat.S_IRUSR | stat.S_IWUSR | stat.S_IRGRP)
-    return dst
-
-
-def _pick(root: Path, pattern: str, n: int) -> list[Path]:
-    found = sorted(p for p in root.glob(pattern) if p.is_file())
-    if len(found) <= n:
-        return found
-    step = len(found) / n
-    return [found[int(i * step)] for i in range(n)]
-
-
-def _targets(root: Path) -> dict[str, list[Path]]:
-    """A few files of each kind to edit, spread over the layer."""
-    kinds = {
-        "issue": _pick(root, ".ai/repo/project/issues/*.yaml", EDITS_PER_KIND),
-        "adr": _pick(root, ".ai/repo/adrs/*.md", EDITS_PER_KIND + 1)[1:],  # skip README
-        "rule": _pick(root, ".ai/repo/rules/**/*.md", EDITS_PER_KIND + 1)[1:],
-        "source": (_pick(root, "src/**/*.py", EDITS_PER_KIND) or _pick(root, "lib/**/*", EDITS_PER_KIND)
-                   or _pick(root, "tests/**/*.py", EDITS_PER_KIND)),
-    }
-    return {k: v for k, v in kinds.items() if v}
-
-
-def _edit(path: Path, i: int) -> None:
-    text = path.read_text(encoding="utf-8")
-    if path.suffix in (".yaml", ".yml") and "\ntitle: " in "\n" + text:
-        text = text.replace("title: ", f"title: (edit {i}) ", 1)
-    elif path.suffix == ".md" and "\ntitle: " in text:
-        text = text.replace("\ntitle: ", f"\ntitle: (edit {i}) ", 1)
-    else:
-        text += f"\n# edit {i}\n"
-    path.write_text(text, encoding="utf-8")
-
-
-def _open_pages(builder: IncrementalBuilder, rel: str) -> set[str]:
-    """The pages a person editing ``rel`` has open: its objects' own pages, and an issue's
-    context page."""
-    index = builder.state.index
-    pages = set()
-    for obj in index.at_path(rel):
-        pages.add(urls.object_page(obj.uri))
-        if obj.kind in ("issue", "milestone"):
-            pages.add(urls.context_page(obj.kind, obj.identity))
-    return pages
 
 
 def _full_build(root: Path, out: Path) -> tuple[float, int]:
@@ -169,7 +116,7 @@ def _end_to_end(report, label: str, session: ServeSession, targets: dict[str, li
     for i, path in enumerate(p for paths in targets.values() for p in paths):
         time.sleep(0.3)
         t0 = time.perf_counter()
-        _edit(path, 1000 + i)
+        edit_file(path, 1000 + i)
         event = next_event()
         times.append(time.perf_counter() - t0)
         assert event == "reload", event
@@ -182,7 +129,7 @@ def _measure(src: Path, label: str, report, *, full_build: bool) -> None:
     base = Path(tempfile.mkdtemp(prefix="bench-serve-"))
     try:
         t0 = time.perf_counter()
-        root = _copy(src, base / "repo")
+        root = copy_layer(src, base / "repo")
         copy_s = time.perf_counter() - t0
         if full_build:
             seconds, files = _full_build(root, base / "full")
@@ -200,7 +147,7 @@ def _measure(src: Path, label: str, report, *, full_build: bool) -> None:
             open_by_kind: dict[str, list[float]] = {}
             stages: dict[str, list[float]] = {}
             details = []
-            targets = _targets(root)
+            targets = edit_targets(root, EDITS_PER_KIND)
             for kind, paths in targets.items():
                 for i, path in enumerate(paths):
                     rel = path.relative_to(root).as_posix()
@@ -210,12 +157,12 @@ def _measure(src: Path, label: str, report, *, full_build: bool) -> None:
 
                         profile = cProfile.Profile()
                         profile.enable()
-                    pages = _open_pages(builder, rel)
+                    pages = open_pages(builder.state.index, rel)
                     opened: list[float] = []
                     hooks = OpenFirst(open_pages=lambda: pages,
                                       on_open=lambda rels: opened or opened.append(time.perf_counter()))
                     t0 = time.perf_counter()
-                    _edit(path, i)
+                    edit_file(path, i)
                     rebuilt = builder.rebuild([rel], open_first=hooks)
                     elapsed = time.perf_counter() - t0
                     open_by_kind.setdefault(kind, []).append((opened[0] if opened else time.perf_counter()) - t0)
