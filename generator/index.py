@@ -207,8 +207,7 @@ def _same_universe(previous: Index, layer: Layer) -> bool:
 class _Builder:
     def __init__(self, layer: Layer, previous: Index | None = None, *,
                  objects: dict[str, LayerObject] | None = None,
-                 by_kind: dict[str, list[LayerObject]] | None = None,
-                 same_universe: bool = False) -> None:
+                 by_kind: dict[str, list[LayerObject]] | None = None) -> None:
         self.layer = layer
         if objects is None or by_kind is None:
             objects = {o.uri: o for o in layer.objects}
@@ -223,20 +222,16 @@ class _Builder:
         self.edges: set[tuple[str, str, str, str]] = set()
         self.externals: set[tuple[str, str, str, str]] = set()
         self.unresolved: list[Unresolved] = []
-        # One edit later nearly every object is the very same (immutable) object: when
-        # nothing references resolve against changed, its references are not resolved
-        # again, and the lookup tables are those of the previous index.
-        self.previous = previous if previous is not None and (
-            same_universe or _same_universe(previous, layer)) else None
-        if self.previous is not None:
-            reuse = self.previous._reuse
+        # ``previous``: the index :mod:`generator.index_update` updates, of the same
+        # universe (nothing references resolve against changed): its lookup tables serve.
+        self.previous = previous
+        if previous is not None:
+            reuse = previous._reuse
             assert reuse is not None
             self.by_identity = reuse.by_identity
             self.by_stem = reuse.by_stem
             self.adr_numbers = reuse.adr_numbers
-            self.previous_paths = self.previous._paths
             return
-        self.previous_paths = None
         self.by_identity = {}
         self.by_stem = {}
         self.adr_numbers = {}
@@ -379,23 +374,17 @@ class _Builder:
             self._path_uris.setdefault(obj.provenance.path, []).append(obj.uri)
 
     def _resolve_all(self) -> dict[str, _Refs]:
-        """Every object's references resolved (or reused from the previous index, for the
-        very same object), gathered into the builder's edges, externals and unresolved."""
-        previous = self.previous
-        before = previous.objects if previous is not None else {}
-        before_refs = previous._reuse.refs if previous is not None and previous._reuse else {}
+        """Every object's references resolved, gathered into the builder's edges, externals
+        and unresolved."""
         # the relations each kind declares, in table order (most kinds declare one or two)
         by_kind: dict[str, list[Relation]] = {}
         refs: dict[str, _Refs] = {}
         for obj in self.layer.objects:
-            found = before_refs.get(obj.uri)
-            if found is None or before.get(obj.uri) is not obj:
-                relations = by_kind.get(obj.kind)
-                if relations is None:
-                    relations = by_kind[obj.kind] = [r for r in RELATIONS
-                                                     if r.declaring_kind in ("*", obj.kind)]
-                found = self._resolve_refs(obj, relations)
-            refs[obj.uri] = found
+            relations = by_kind.get(obj.kind)
+            if relations is None:
+                relations = by_kind[obj.kind] = [r for r in RELATIONS
+                                                 if r.declaring_kind in ("*", obj.kind)]
+            found = refs[obj.uri] = self._resolve_refs(obj, relations)
             if found is not _NO_REFS:
                 self.edges.update(found[0])
                 self.externals.update(found[1])
@@ -452,12 +441,8 @@ class _Builder:
         states, state_diags = derive_issue_states(
             self.by_kind.get("issue", []), out_edges, unresolved_by_source, self._edge_line
         )
-        if self.previous_paths is not None:
-            paths = self.previous_paths  # the same objects at the same paths
-        else:
-            paths = sorted((o.provenance.path, o.uri) for o in self.layer.objects)
+        paths = sorted((o.provenance.path, o.uri) for o in self.layer.objects)
         cycles = tuple(supersede_cycles(out_edges, self.objects, self._edge_line))
-        universe = self.previous._universe if self.previous is not None else {}
         return Index(
             layer=self.layer,
             objects=self.objects,
@@ -478,7 +463,6 @@ class _Builder:
                              adr_numbers=self.adr_numbers, refs=refs,
                              path_uris=self._path_uris, state_diags=tuple(state_diags),
                              cycle_diags=cycles),
-            _universe=universe,
         )
 
     def _add(self, obj: LayerObject, relation: Relation, raw: str, line: int | None) -> None:
@@ -536,4 +520,4 @@ def build_index(layer: Layer, previous: Index | None = None) -> Index:
         from .index_update import updated_index  # it builds on this module's parts
 
         return updated_index(previous, layer)
-    return _Builder(layer, previous).build()
+    return _Builder(layer).build()

@@ -44,7 +44,7 @@ def updated_index(previous: Index, layer: Layer) -> Index:
     pairs = [(old, new) for old, new in zip(previous.layer.objects, layer.objects)
              if old is not new]
     objects, by_kind = _objects_after(previous, pairs)
-    builder = _Builder(layer, previous, objects=objects, by_kind=by_kind, same_universe=True)
+    builder = _Builder(layer, previous, objects=objects, by_kind=by_kind)
     builder._index_paths()
     refs = dict(reuse.refs)
     relations: dict[str, list[Relation]] = {}
