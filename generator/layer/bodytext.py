@@ -1,5 +1,9 @@
 """What a Markdown body says about itself: its first heading (a title) and the first
-paragraph of a named section (an ADR's decision, as its summary)."""
+paragraph of a named section (an ADR's decision, as its summary).
+
+A summary is one line of plain text (search ranks it, pages and search results show it):
+a section that opens with a list gives its items as sentences, without their markers,
+so the line does not read "- a - b"."""
 
 from __future__ import annotations
 
@@ -8,6 +12,8 @@ import re
 __all__ = ["first_heading", "section_paragraph"]
 
 _H1 = re.compile(r"^#[ \t]+(.+?)[ \t#]*$", re.M)
+#: A list item's marker at the start of a line: ``-``, ``*``, ``+``, ``1.`` or ``1)``.
+_LIST_MARKER = re.compile(r"^(?:[-*+]|\d{1,9}[.)])[ \t]+")
 
 
 def first_heading(body: str | None) -> str | None:
@@ -27,7 +33,8 @@ def first_heading(body: str | None) -> str | None:
 
 
 def section_paragraph(body: str | None, heading: str) -> str | None:
-    """The first paragraph under ``## <heading>`` (an ADR's decision, say)."""
+    """The first paragraph under ``## <heading>`` (an ADR's decision, say), as one line;
+    a list's items without their markers."""
     if not body:
         return None
     pattern = re.compile(rf"^##[ \t]+{re.escape(heading)}[ \t]*$", re.M | re.I)
@@ -35,11 +42,17 @@ def section_paragraph(body: str | None, heading: str) -> str | None:
     if not match:
         return None
     rest = body[match.end() :].lstrip("\n")
-    paragraph = []
+    paragraph: list[str] = []
+    is_list = False
     for line in rest.split("\n"):
         if not line.strip() or line.startswith("#"):
             break
-        paragraph.append(line.strip())
+        line = line.strip()
+        if not paragraph:
+            is_list = _LIST_MARKER.match(line) is not None
+        if is_list:  # a wrapped paragraph's "2024. " is text; in a list it is an item
+            line = _LIST_MARKER.sub("", line)
+        paragraph.append(line)
     text = " ".join(paragraph).strip()
     if not text:
         return None
