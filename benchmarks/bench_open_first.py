@@ -22,7 +22,6 @@ kind; the open page's p50 (first announcement) and the tree caught up.
 from __future__ import annotations
 
 import functools
-import gc
 import os
 import shutil
 import statistics
@@ -172,6 +171,7 @@ def steps(size: str) -> None:
     from generator.index import build_index
     from generator.rebuild.sources import load_all, read_all
     from generator.serve.incremental import IncrementalBuilder, OpenFirst
+    from generator.workers import heap_after_build
 
     base = Path(tempfile.mkdtemp(prefix="bench-open-first-"))
     try:
@@ -185,7 +185,7 @@ def steps(size: str) -> None:
         builder.state = _state_without_contexts(builder, sources, index, git)
         builder._dirty = False
         builder.builds = 1  # as after serve's first build: the heap frozen, not unfrozen
-        gc.freeze()
+        heap_after_build()
         (base / "site").mkdir()
         print(f"# {size}: {len(index.objects):,} objects loaded in "
               f"{time.perf_counter() - t0:.1f}s; python {sys.version.split()[0]}; "

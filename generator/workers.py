@@ -105,32 +105,47 @@ def collector_for_jobs() -> Iterator[None]:
     that walk cost more than the jobs), and forked workers do not copy it. The youngest
     generation waits for :data:`JOB_GEN0_THRESHOLD` objects, so a job's own short-lived
     heap is not walked again and again either."""
-    owned = gc.get_freeze_count() == 0
+    global _JOBS_RUNNING
+    owned = not _HEAP_FROZEN and _JOBS_RUNNING == 0
     gc.freeze()
+    _JOBS_RUNNING += 1
     thresholds = gc.get_threshold()
     gc.set_threshold(max(thresholds[0], JOB_GEN0_THRESHOLD), *thresholds[1:])
     try:
         yield
     finally:
         gc.set_threshold(*thresholds)
+        _JOBS_RUNNING -= 1
         if owned:
             gc.unfreeze()
 
 
 # -- the frozen heap: gc.freeze is handled here and nowhere else ------------------------
 
+#: Whether :func:`heap_after_build` froze the heap (and no :func:`heap_before_build` has
+#: unfrozen it since), and how many :func:`collector_for_jobs` are entered: what the heap's
+#: state is, known without asking ``gc.get_freeze_count()``, which counts the frozen
+#: objects one by one (serve's heap after a first build of ``medium``: ~50 ms a call, and
+#: a rebuild made two or three calls on the way to its first page and its last).
+_HEAP_FROZEN = False
+_JOBS_RUNNING = 0
+
 def heap_before_build(builds: int, full: bool) -> None:
     """Before a build of a long-lived process (serve): let the collector see (and free)
     what earlier builds left, on a full build and every :data:`UNFREEZE_EVERY` builds."""
+    global _HEAP_FROZEN
     if full or builds % UNFREEZE_EVERY == 0:
         gc.unfreeze()
+        _HEAP_FROZEN = False
 
 
 def heap_after_build() -> None:
     """After a build: the state it leaves lives until the next edit, and most of it far
     longer; frozen, the collector stops walking it at every allocation burst (on a large
     layer that walk took longer than the rebuild's own work)."""
+    global _HEAP_FROZEN
     gc.freeze()
+    _HEAP_FROZEN = True
 
 
 # Blocked while the pool forks, so no worker can take one before _worker_start has run.

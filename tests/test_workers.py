@@ -79,6 +79,36 @@ def test_jobs_run_with_the_collector_less_eager_and_it_is_restored_after(eager_p
     assert gc.get_threshold() == before
 
 
+def test_the_heap_is_frozen_while_jobs_run_and_after_a_build_only():
+    """Jobs run on a frozen heap, handed back to the collector after them unless a build
+    froze it (serve, between edits), until the next full build unfreezes it; an inner
+    collector leaves the heap to the outer one. Told by the module's own record, not by
+    counting the frozen objects."""
+    import gc
+
+    assert gc.get_freeze_count() == 0
+    try:
+        with workers.collector_for_jobs():
+            assert gc.get_freeze_count() > 0
+            with workers.collector_for_jobs():
+                pass
+            assert gc.get_freeze_count() > 0  # the inner one did not unfreeze the outer's
+        assert gc.get_freeze_count() == 0
+        workers.heap_after_build()
+        with workers.collector_for_jobs():
+            pass
+        assert gc.get_freeze_count() > 0  # a build's heap stays frozen after the jobs
+        workers.heap_before_build(builds=3, full=False)
+        assert gc.get_freeze_count() > 0  # not every build: every UNFREEZE_EVERY-th
+        workers.heap_before_build(builds=3, full=True)
+        assert gc.get_freeze_count() == 0
+        with workers.collector_for_jobs():
+            pass
+        assert gc.get_freeze_count() == 0
+    finally:
+        workers.heap_before_build(builds=0, full=True)
+
+
 def _fail_on_seven(x: int) -> int:
     if x == 7:
         raise ValueError("seven")
