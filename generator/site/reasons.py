@@ -246,6 +246,12 @@ class Particular:
                                        low=count(p["low"]) if "low" in p else ""))
         return out
 
+    def budget_markup(self, shape: str) -> str | None:
+        """A budget row's sentence of ``shape`` (:data:`ROW_SENTENCES`), translated and
+        escaped, to fill in with its numbers; None where the translation quotes a name
+        (then :meth:`markup` says the row)."""
+        return self._markup.get(shape)
+
     def _speak(self, phrase: Phrase) -> str:
         """A nested phrase (how an entry was reached) said once a page; the identifier it
         came from without its scheme, as the page's links name objects."""
