@@ -274,7 +274,8 @@ class Refusal(NamedTuple):
     ``relevance``), the pot when it was refused (``used``), the budget that brings it in
     (``needed``) and the bound below which none can (``low``, its pot plus its cost),
     whether that budget is the least (``sure``) or was not searched for (``past``: beyond
-    the answer's allowance), and the limit. What a row's detail sentence, its phrase and
+    the answer's allowance), the limit, and the answer's final sum (``final``: its detail
+    says its pot only where that differs). What a row's detail sentence, its phrase and
     the page's row are each made from (a large answer has ~600: a tuple, not a model)."""
 
     uri: str
@@ -288,6 +289,7 @@ class Refusal(NamedTuple):
     sure: bool
     past: bool
     limit: int
+    final: int
 
 
 class LazyPhrase(dict):

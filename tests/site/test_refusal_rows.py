@@ -77,7 +77,8 @@ def test_refusals_from_their_records_are_those_from_their_phrases(layers, data, 
         assert type(r) is Refusal and (r.uri, r.kind, r.tier, r.cost, r.relevance) == (
             x.uri, x.kind, x.tier, x.cost_tokens, x.relevance)
         assert r.limit == budget and r.low == r.used + r.cost and r.used + r.cost > budget
-        phrase = budget_detail(r.used, r.limit, r.needed, r.sure, r.low, r.past)
+        assert r.final == answer.budget.used_tokens and r.used <= r.final
+        phrase = budget_detail(r.used, r.limit, r.needed, r.sure, r.low, r.past, r.final)
         slow = made_excluded(phrase, x.uri, x.kind, x.tier, x.reason, str(phrase),
                              x.cost_tokens, x.relevance)
         assert pickle.loads(pickle.dumps(x)) == slow and x == slow and x.phrase == phrase

@@ -26,13 +26,13 @@ from typing import Callable, Hashable, Iterable, Mapping
 
 from markupsafe import Markup, escape
 
-from ...engine.models import CompileRequest, ContextEntry, Discovery, Excluded, Refusal
+from ...engine.models import Budget, CompileRequest, ContextEntry, Discovery, Excluded, Refusal
 from ...engine.numbers import fmt_number
 from ...index import Index
 from ...phrases import Phrase
 from .. import urls
 from ..i18n import DEFAULT_LANGUAGE, N_, _, format_count, format_number, language, speak_or
-from ..reasons import Particular, usual_spent
+from ..reasons import Particular, params_of, usual_spent
 from ..templating import inline_code
 
 __all__ = ["RowWords", "selected_row", "excluded_row", "excluded_head", "excluded_tail",
@@ -312,18 +312,17 @@ class PageRows:
                                                   self.number(x.relevance),
                                                   self.particular.markup(x, phrase, p, used)))
 
-    def refusals(self, xs: list[Excluded]) -> tuple[int | None, list[str]]:
+    def refusals(self, xs: list[Excluded], budget: Budget | None = None
+                 ) -> tuple[int | None, list[str]]:
         """A group of budget refusals: the sum most were refused at (:func:`usual_spent`)
         and their rows, made (the sums a refusal names are its own and seldom repeat: on
         ``large``, 2 % of them were on an earlier page), their names from :meth:`head`:
-        from the records the rows carry (:meth:`refusal_rows`), else from their phrases."""
+        from the records the rows carry (:meth:`refusal_rows`), else from their phrases
+        (``budget``: the answer's, whose sums a row refused at them leaves to it)."""
         records = refusal_records(xs)
         if records is not None:
             return self.refusal_rows(xs, records)
-        said = []
-        for x in xs:
-            phrase = phrase_of(x)
-            said.append((x, phrase, dict(phrase.params) if phrase is not None else {}))
+        said = [(x, *params_of(x, budget)) for x in xs]
         used = usual_spent(p for _x, _ph, p in said)
         head, count, number = self.head, self.count, self.number
         particulars = self.particular.refusals(said, used)
@@ -349,7 +348,7 @@ class PageRows:
         count, number, heads, head = self.numbers, self.number, self._heads, self.head
         rows = []
         for x, (uri, _kind, _tier, cost, relevance, spent, needed, low, sure, past,
-                at) in zip(xs, records):
+                at, _final) in zip(xs, records):
             if at == limit and sure and spent == used:
                 said = count(needed)
             else:
