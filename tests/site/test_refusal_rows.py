@@ -102,3 +102,20 @@ def test_a_row_without_its_record_is_said_from_its_phrase(layers):
     mixed[1] = made_excluded(mixed[1].phrase, *[getattr(mixed[1], f) for f in (
         "uri", "kind", "tier", "reason", "detail", "cost_tokens", "relevance")])
     assert refusal_records(refused) is not None and refusal_records(mixed) is None
+
+
+def test_a_record_of_another_limit_is_said_from_its_phrase_with_its_sums(layers):
+    """Rows whose limit is not the page's (a page of other limits) are said the general
+    way, from their phrase and the sums their record holds, as the phrase path says them."""
+    from generator.site.pages.context_rows import PageRows
+
+    index, _kit, keys = layers[0]
+    key = keys[0]
+    answer = compile_context(index, CompileInput(**{key.kind: key.identity},
+                                                 budget_tokens=3000))
+    refused = [x for x in answer.excluded if x.reason is ExclusionReason.budget]
+    assert any(x.detail.startswith("a budget of ") for x in refused)
+    other = answer.request.model_copy(update={"budget_tokens": 3001})
+    rows = PageRows(("test",), index, "../../", other)
+    old = [x for x in _phrased(answer).excluded if x.reason is ExclusionReason.budget]
+    assert rows.refusals(refused, answer.budget) == rows.refusals(old, answer.budget)

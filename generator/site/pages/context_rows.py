@@ -356,9 +356,10 @@ class PageRows:
                 if template is not None:
                     said = template.format(n=count(needed), used=count(spent),
                                            low="" if sure else count(low))
-                else:  # said from its phrase, the general way
+                else:  # said from its phrase, the general way, with its sums
                     phrase = x.phrase
-                    said = particular.markup(x, phrase, dict(phrase.params), used)
+                    said = particular.markup(x, phrase, {"used": spent, "limit": at,
+                                                         **dict(phrase.params)}, used)
             rows.append(f"{heads.get(uri) or head(uri)}<td>{count(cost)}<td>{number(relevance)}"
                         f"<td>{said}\n")
         return used, rows
