@@ -475,10 +475,10 @@ def refused_rows(refusals: list[tuple[Candidate, int, int, int, bool, bool]],
         if relevance is None:
             relevance = rounded[cand.relevance] = round3(cand.relevance)
         uri, kind, tier = cand.uri, cand.obj.kind, cand.tier
-        rows.append(made_refused(
-            _Refused(record(Refusal, (uri, kind, tier, cost, relevance, used, needed, low,
-                                      sure, past, limit, final))),
-            uri, kind, tier, detail, cost, relevance))
+        private = _Refused()
+        private.record = record(Refusal, (uri, kind, tier, cost, relevance, used, needed, low,
+                                          sure, past, limit, final))
+        rows.append(made_refused(private, uri, kind, tier, detail, cost, relevance))
     return rows
 
 

@@ -304,9 +304,9 @@ class LazyPhrase(dict):
     phrase (``tests/engine/test_made.py``)."""
 
     __slots__ = ("record",)
-
-    def __init__(self, record: Any) -> None:
-        self.record = record
+    #: what the phrase is made from (set once made: ``p = Sub(); p.record = r``, without a
+    #: Python ``__init__``, which cost more than the rest of a large answer's ~600 of them)
+    record: Any
 
     @staticmethod
     def make(record: Any) -> Phrase:

@@ -163,7 +163,9 @@ def test_a_refusal_made_with_its_record_is_the_one_validated_with_its_phrase(
     record = Refusal(uri, kind, tier, cost, relevance, used, needed, used + cost, sure, past,
                      limit, final)
     phrase = budget_detail(used, limit, needed, sure, used + cost, past, final)
-    fast = made_refused(_Refused(record), uri, kind, tier, str(phrase), cost, relevance)
+    private = _Refused()
+    private.record = record
+    fast = made_refused(private, uri, kind, tier, str(phrase), cost, relevance)
     if ask_first:
         assert fast.phrase == phrase
     validated = said(Excluded(uri=uri, kind=kind, tier=tier, reason=ExclusionReason.budget,
