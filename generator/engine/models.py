@@ -348,10 +348,12 @@ class LazyPhrase(dict):
         return dict(dict.items(self.filled()))
 
     def __eq__(self, other: object) -> bool:
+        if isinstance(other, LazyPhrase):  # its phrase made too: its dict is compared as is
+            other.filled()
         return dict.__eq__(self.filled(), other)
 
     def __ne__(self, other: object) -> bool:
-        return dict.__ne__(self.filled(), other)
+        return not self == other
 
     __hash__ = None  # type: ignore[assignment]
 

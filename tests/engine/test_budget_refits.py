@@ -131,6 +131,12 @@ def test_a_spends_refusals_are_the_rows_budget_detail_says(limit, rows, final_la
         refusals.append((cand, cost, used, needed, sure and not past, past))
     final = refusals[-1][2] if final_last else -1  # the pot only grows in a spend
     made = refused_rows(refusals, limit, final)
+    # two spends' rows, neither phrase made: equal, and unequal where a value differs
+    again = refused_rows(refusals, limit, final)
+    assert again == made and not (again != made)
+    cand, cost, used, needed, sure, past = refusals[0]
+    other = [(cand, cost, used, needed + 1, sure, past), *refusals[1:]]
+    assert refused_rows(other, limit, final) != refused_rows(refusals, limit, final)
     for row, (cand, cost, used, needed, sure, past) in zip(made, refusals, strict=True):
         phrase = budget_detail(used, limit, needed, sure, used + cost, past, final)
         slow = made_excluded(phrase, cand.uri, cand.obj.kind, cand.tier,
