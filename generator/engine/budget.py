@@ -28,10 +28,13 @@ from .models import (
     EntryProvenance,
     Excluded,
     ExclusionReason,
+    LazyPhrase,
+    Refusal,
     Tier,
     TierSpend,
     made,
     made_excluded,
+    made_refused,
     said,
 )
 from .numbers import BYTES_PER_TOKEN, round3, tokens_for
@@ -271,11 +274,10 @@ class _Budgeter:
         tiers = {t: [0, 0, 0, 0] for t in TIER_ORDER}  # selected, budget-excluded, tokens, required
         selected: list[ContextEntry] = []
         refits: _Refits | None = None
-        # the ~600 refusals of a large answer: each row made from what is its own (the pot,
-        # the bound, the cost), the relevance rounded once per distinct value
-        refused = self.excluded.append
-        rounded: dict[float, float] = {}
-        say_refused = _Refusals(limit)
+        # the ~600 refusals of a large answer: recorded here, their rows made in one loop
+        # once the spend is done (:func:`refused_rows`)
+        refusals: list[tuple[Candidate, int, int, int, bool, bool]] = []
+        refused = refusals.append
         for i, cand in enumerate(order):
             cost = costs[i]
             if cand.required:
@@ -284,12 +286,7 @@ class _Budgeter:
                 if refits is None:
                     refits = _Refits(costs, required, required_tokens, limit)
                 needed, sure = refits.budget_to_include(i, used)
-                detail = say_refused(used, needed, sure, used + cost, refits.past_allowance)
-                relevance = rounded.get(cand.relevance)
-                if relevance is None:
-                    relevance = rounded[cand.relevance] = round3(cand.relevance)
-                refused(made_excluded(detail, cand.uri, cand.obj.kind, cand.tier,
-                                      ExclusionReason.budget, str(detail), cost, relevance))
+                refused((cand, cost, used, needed, sure, refits.past_allowance))
                 tiers[cand.tier][1] += 1
                 continue
             else:
@@ -299,6 +296,7 @@ class _Budgeter:
             row[2] += cost
             row[3] += 1 if cand.required else 0
             selected.append(self.entry(cand, cost))
+        self.excluded.extend(refused_rows(refusals, limit, used))
         return selected, used, required_tokens, tiers
 
     def entry(self, cand: Candidate, cost: int) -> ContextEntry:
@@ -369,80 +367,131 @@ _BEYOND_DEPTH = say_n("{n} hop from a seed ({how}), one beyond max_depth {max_de
                       "{n} hops from a seed ({how}), one beyond max_depth {max_depth}; "
                       "a max_depth of {n} brings it in", n=0, how="", max_depth=0)
 
-#: The three sentences of a refusal for budget (see :func:`budget_detail`), checked once
-#: here: a large answer says one for each of its ~600 refusals (:class:`Recounted`).
-_BUDGET_SURE = say_n("{used} of {limit} already spent or reserved; a budget of {n} tokens "
-                     "brings it in",
-                     "{used} of {limit} already spent or reserved; a budget of {n} tokens "
-                     "brings it in", n=0, used=0, limit=0)
+#: The sentences of a refusal for budget (see :func:`budget_detail`), checked once here:
+#: a large answer says one for each of its ~600 refusals (its English written by
+#: :func:`refused_rows`, its phrase made only when asked, :class:`Recounted`). A row
+#: refused at the answer's final sum (most of them) leaves the sum to the answer's
+#: ``budget``; one refused at another says its own.
+_BUDGET_SURE = say_n("a budget of {n} tokens brings it in",
+                     "a budget of {n} tokens brings it in", n=0)
 _BUDGET_PAST_ALLOWANCE = say_n(
-    "{used} of {limit} already spent or reserved; a budget of {n} tokens brings it in "
+    "a budget of {n} tokens brings it in (none below {low} can; not searched past "
+    "{searches} refusals)",
+    "a budget of {n} tokens brings it in (none below {low} can; not searched past "
+    "{searches} refusals)", n=0, low=0, searches=0)
+_BUDGET_BOUND = say_n("a budget of {n} tokens brings it in (none below {low} can)",
+                      "a budget of {n} tokens brings it in (none below {low} can)", n=0, low=0)
+_BUDGET_SURE_THEN = say_n("{used} of {limit} spent or reserved when refused; a budget of {n} "
+                          "tokens brings it in",
+                          "{used} of {limit} spent or reserved when refused; a budget of {n} "
+                          "tokens brings it in", n=0, used=0, limit=0)
+_BUDGET_PAST_ALLOWANCE_THEN = say_n(
+    "{used} of {limit} spent or reserved when refused; a budget of {n} tokens brings it in "
     "(none below {low} can; not searched past {searches} refusals)",
-    "{used} of {limit} already spent or reserved; a budget of {n} tokens brings it in "
+    "{used} of {limit} spent or reserved when refused; a budget of {n} tokens brings it in "
     "(none below {low} can; not searched past {searches} refusals)",
     n=0, used=0, limit=0, low=0, searches=0)
-_BUDGET_BOUND = say_n("{used} of {limit} already spent or reserved; a budget of {n} tokens "
-                      "brings it in (none below {low} can)",
-                      "{used} of {limit} already spent or reserved; a budget of {n} tokens "
-                      "brings it in (none below {low} can)", n=0, used=0, limit=0, low=0)
+_BUDGET_BOUND_THEN = say_n("{used} of {limit} spent or reserved when refused; a budget of {n} "
+                           "tokens brings it in (none below {low} can)",
+                           "{used} of {limit} spent or reserved when refused; a budget of {n} "
+                           "tokens brings it in (none below {low} can)",
+                           n=0, used=0, limit=0, low=0)
 _SAY_SURE = Recounted(_BUDGET_SURE)
 _SAY_PAST_ALLOWANCE = Recounted(_BUDGET_PAST_ALLOWANCE)
 _SAY_BOUND = Recounted(_BUDGET_BOUND)
+_SAY_SURE_THEN = Recounted(_BUDGET_SURE_THEN)
+_SAY_PAST_ALLOWANCE_THEN = Recounted(_BUDGET_PAST_ALLOWANCE_THEN)
+_SAY_BOUND_THEN = Recounted(_BUDGET_BOUND_THEN)
+#: The templates of the sentences that leave the sum to the answer (a page that says a
+#: row from its phrase takes the sum from the answer's ``budget``).
+AT_FINAL_SUM = frozenset({_BUDGET_SURE.template, _BUDGET_PAST_ALLOWANCE.template,
+                          _BUDGET_BOUND.template})
 
 
 def budget_detail(used: int, limit: int, needed: int, sure: bool, low: int,
-                  past_allowance: bool) -> Phrase:
-    """What is particular to one refusal for budget: the pot when it was refused and the
-    budget that brings it back (its cost, the limit's meaning and the first-fit rule are
-    the row's and the answer's own; the site says them once per group). A budget found
-    without settling the least one says the bound below which none can, and why.
+                  past_allowance: bool, final: int) -> Phrase:
+    """What is particular to one refusal for budget: the budget that brings it back, and
+    the pot when it was refused where that is not ``final``, the answer's final sum (its
+    ``budget.used_tokens``, which the answer states once; its cost, the limit's meaning and
+    the first-fit rule are the row's and the answer's own; the site says them once per
+    group). A budget found without settling the least one says the bound below which none
+    can, and why.
 
     One whole sentence per case, so a translation can order each its own way; the count
     is the budget's tokens (English says "tokens" either way, as it always did)."""
-    if sure:
-        return _SAY_SURE(needed, used, limit)
-    if past_allowance:  # the allowance, stated where it changes the answer
-        return _SAY_PAST_ALLOWANCE(needed, used, limit, low, _refits_module.MAX_REFIT_SEARCHES)
-    return _SAY_BOUND(needed, used, limit, low)
-
-
-class _Refusals:
-    """:func:`budget_detail` for the refusals of one spend, built from what differs per
-    refusal (the bound, its low end) with what repeats written once: the limit, the pot
-    while it stays (first fit refuses runs of entries at one sum), the allowance — their
-    parameters and English shared by the rows that say them. The same phrases and English
-    (``tests/engine/test_budget_refits.py`` holds it to :func:`budget_detail`)."""
-
-    __slots__ = ("limit", "searches", "used", "used_text")
-
-    def __init__(self, limit: int) -> None:
-        self.limit = (("limit", limit), f"{limit:,}")
-        allowance = _refits_module.MAX_REFIT_SEARCHES
-        self.searches = (("searches", allowance), f"{allowance:,}")
-        self.used: tuple[str, int] | None = None
-        self.used_text = ""
-
-    def __call__(self, used: int, needed: int, sure: bool, low: int,
-                 past_allowance: bool) -> Phrase:
-        pot = self.used
-        if pot is None or pot[1] != used:
-            pot = self.used = ("used", used)
-            self.used_text = f"{used:,}"
-        limit, limit_text = self.limit
+    searches = _refits_module.MAX_REFIT_SEARCHES
+    if used == final:
         if sure:
-            return Phrase(_BUDGET_SURE.template, (("n", needed), pot, limit),
-                          _BUDGET_SURE.plural, _SURE_EN.format(
-                              f"{needed:,}", self.used_text, limit_text))
-        if past_allowance:
-            searches, searches_text = self.searches
-            return Phrase(_BUDGET_PAST_ALLOWANCE.template,
-                          (("n", needed), pot, limit, ("low", low), searches),
-                          _BUDGET_PAST_ALLOWANCE.plural, _PAST_ALLOWANCE_EN.format(
-                              f"{needed:,}", self.used_text, limit_text, f"{low:,}",
-                              searches_text))
-        return Phrase(_BUDGET_BOUND.template, (("n", needed), pot, limit, ("low", low)),
-                      _BUDGET_BOUND.plural, _BOUND_EN.format(
-                          f"{needed:,}", self.used_text, limit_text, f"{low:,}"))
+            return _SAY_SURE(needed)
+        if past_allowance:  # the allowance, stated where it changes the answer
+            return _SAY_PAST_ALLOWANCE(needed, low, searches)
+        return _SAY_BOUND(needed, low)
+    if sure:
+        return _SAY_SURE_THEN(needed, used, limit)
+    if past_allowance:
+        return _SAY_PAST_ALLOWANCE_THEN(needed, used, limit, low, searches)
+    return _SAY_BOUND_THEN(needed, used, limit, low)
+
+
+def refused_rows(refusals: list[tuple[Candidate, int, int, int, bool, bool]],
+                 limit: int, final: int) -> list[Excluded]:
+    """The rows of one spend's refusals for budget, ``(candidate, cost, pot, budget that
+    brings it in, whether the least, whether past the allowance)`` each in spend order
+    (``final``: the spend's final sum): each row's :class:`~.models.Refusal` kept in its
+    private state, which makes its phrase (:func:`budget_detail`'s) only when asked; its
+    English written here, with what repeats written once (the limit, the pot while it
+    stays: first fit refuses runs of entries at one sum, the allowance).
+    ``tests/engine/test_budget_refits.py`` holds each row to the one made with
+    :func:`budget_detail`'s phrase."""
+    limit_text = f"{limit:,}"
+    searches_text = f"{_refits_module.MAX_REFIT_SEARCHES:,}"
+    sure_en, past_en, bound_en = _SURE_EN.format, _PAST_ALLOWANCE_EN.format, _BOUND_EN.format
+    sure_then, past_then, bound_then = (_SURE_THEN_EN.format, _PAST_ALLOWANCE_THEN_EN.format,
+                                        _BOUND_THEN_EN.format)
+    rounded: dict[float, float] = {}
+    record = tuple.__new__
+    pot, pot_text = -1, ""
+    rows = []
+    for cand, cost, used, needed, sure, past in refusals:
+        low = used + cost
+        if used == final:
+            if sure:
+                detail = sure_en(f"{needed:,}")
+            elif past:
+                detail = past_en(f"{needed:,}", f"{low:,}", searches_text)
+            else:
+                detail = bound_en(f"{needed:,}", f"{low:,}")
+        else:
+            if used != pot:
+                pot, pot_text = used, f"{used:,}"
+            if sure:
+                detail = sure_then(f"{needed:,}", pot_text, limit_text)
+            elif past:
+                detail = past_then(f"{needed:,}", pot_text, limit_text, f"{low:,}",
+                                   searches_text)
+            else:
+                detail = bound_then(f"{needed:,}", pot_text, limit_text, f"{low:,}")
+        relevance = rounded.get(cand.relevance)
+        if relevance is None:
+            relevance = rounded[cand.relevance] = round3(cand.relevance)
+        uri, kind, tier = cand.uri, cand.obj.kind, cand.tier
+        private = _Refused()
+        private.record = record(Refusal, (uri, kind, tier, cost, relevance, used, needed, low,
+                                          sure, past, limit, final))
+        rows.append(made_refused(private, uri, kind, tier, detail, cost, relevance))
+    return rows
+
+
+class _Refused(LazyPhrase):
+    """A refusal's private state: its phrase, :func:`budget_detail`'s, made from its
+    :class:`~.models.Refusal` when asked."""
+
+    __slots__ = ()
+
+    @staticmethod
+    def make(record: Refusal) -> Phrase:
+        return budget_detail(record.used, record.limit, record.needed, record.sure,
+                             record.low, record.past, record.final)
 
 
 def _english_of(model: Phrase) -> str:
@@ -455,6 +504,9 @@ def _english_of(model: Phrase) -> str:
 _SURE_EN = _english_of(_BUDGET_SURE)
 _PAST_ALLOWANCE_EN = _english_of(_BUDGET_PAST_ALLOWANCE)
 _BOUND_EN = _english_of(_BUDGET_BOUND)
+_SURE_THEN_EN = _english_of(_BUDGET_SURE_THEN)
+_PAST_ALLOWANCE_THEN_EN = _english_of(_BUDGET_PAST_ALLOWANCE_THEN)
+_BOUND_THEN_EN = _english_of(_BUDGET_BOUND_THEN)
 
 
 def _correction(item) -> Phrase | str:

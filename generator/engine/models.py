@@ -9,7 +9,7 @@ when empty. ``Tier`` is declared in spend order and that order is load-bearing.
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_serializer
 
@@ -46,6 +46,9 @@ __all__ = [
     "said",
     "made",
     "made_excluded",
+    "made_refused",
+    "Refusal",
+    "LazyPhrase",
 ]
 
 
@@ -264,6 +267,115 @@ assert tuple(Excluded.model_fields) == _EXCLUDED_FIELDS, "made_excluded writes e
 #: every field set, as :func:`made`'s ``set(values)`` makes it (copied, it iterates and
 #: pickles in the same order)
 _EXCLUDED_SET = set(dict.fromkeys(_EXCLUDED_FIELDS))
+
+
+class Refusal(NamedTuple):
+    """A refusal for budget as the spend found it: the row's own values (``uri`` ..
+    ``relevance``), the pot when it was refused (``used``), the budget that brings it in
+    (``needed``) and the bound below which none can (``low``, its pot plus its cost),
+    whether that budget is the least (``sure``) or was not searched for (``past``: beyond
+    the answer's allowance), the limit, and the answer's final sum (``final``: its detail
+    says its pot only where that differs). What a row's detail sentence, its phrase and
+    the page's row are each made from (a large answer has ~600: a tuple, not a model)."""
+
+    uri: str
+    kind: str | None
+    tier: "Tier"
+    cost: int
+    relevance: float
+    used: int
+    needed: int
+    low: int
+    sure: bool
+    past: bool
+    limit: int
+    final: int
+
+
+class LazyPhrase(dict):
+    """A :class:`Said` row's private state, ``{"_phrase": phrase}``, whose phrase is made
+    only when something asks for it (explain, a page that says the row from it), from
+    ``record`` by :meth:`make`: a large answer's ~600 refusals for budget are rarely said
+    from their phrase (the wire carries their English, the page reads their records).
+
+    To pydantic and to whoever reads it, the dict it stands for: the phrase is made first
+    by every look at its items, its equality, its copies and its pickle (a plain dict),
+    so a row carrying one is equal to, copies and pickles as the row validated with its
+    phrase (``tests/engine/test_made.py``)."""
+
+    __slots__ = ("record",)
+    #: what the phrase is made from (set once made: ``p = Sub(); p.record = r``, without a
+    #: Python ``__init__``, which cost more than the rest of a large answer's ~600 of them)
+    record: Any
+
+    @staticmethod
+    def make(record: Any) -> Phrase:
+        raise NotImplementedError("a LazyPhrase subclass says how its record is said")
+
+    def filled(self) -> dict[str, Any]:
+        """This dict with its phrase made (once; a phrase set on it is kept)."""
+        if not dict.__contains__(self, "_phrase"):
+            dict.__setitem__(self, "_phrase", self.make(self.record))
+        return self
+
+    def __missing__(self, key: str) -> Any:
+        if key != "_phrase" or dict.__contains__(self, key):
+            raise KeyError(key)
+        return dict.__getitem__(self.filled(), key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return dict.get(self.filled(), key, default)
+
+    def __contains__(self, key: object) -> bool:
+        return dict.__contains__(self.filled(), key)
+
+    def __iter__(self):
+        return dict.__iter__(self.filled())
+
+    def __len__(self) -> int:
+        return dict.__len__(self.filled())
+
+    def keys(self):
+        return dict.keys(self.filled())
+
+    def values(self):
+        return dict.values(self.filled())
+
+    def items(self):
+        return dict.items(self.filled())
+
+    def copy(self) -> dict[str, Any]:
+        return dict(dict.items(self.filled()))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LazyPhrase):  # its phrase made too: its dict is compared as is
+            other.filled()
+        return dict.__eq__(self.filled(), other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return dict.__repr__(self.filled())
+
+    def __reduce__(self):
+        return (dict, (list(dict.items(self.filled())),))
+
+
+def made_refused(private: LazyPhrase, uri: str, kind: str | None, tier: "Tier",
+                 detail: str, cost_tokens: int, relevance: float) -> "Excluded":
+    """:func:`made_excluded` of a refusal for budget whose phrase ``private`` makes when
+    asked (:class:`LazyPhrase`): equal to the row made, or validated, with its phrase."""
+    m = _new(Excluded)
+    _setattr(m, "__dict__", {"uri": uri, "kind": kind, "tier": tier,
+                             "reason": ExclusionReason.budget, "detail": detail,
+                             "cost_tokens": cost_tokens, "relevance": relevance})
+    _setattr(m, "__pydantic_fields_set__", _EXCLUDED_SET.copy())
+    _setattr(m, "__pydantic_extra__", None)
+    _setattr(m, "__pydantic_private__", private)
+    return m
 
 
 class Deduplicated(Said):

@@ -15,7 +15,8 @@ from typing import Callable, Iterable, Mapping
 from markupsafe import Markup, escape
 
 from ..engine import refits
-from ..engine.models import CompileRequest, Excluded, ExclusionReason
+from ..engine.budget import AT_FINAL_SUM
+from ..engine.models import Budget, CompileRequest, Excluded, ExclusionReason
 from ..phrases import Phrase
 from .i18n import N_, _, format_count, format_number, ngettext, speak, speak_or
 from .templating import inline_code
@@ -127,10 +128,17 @@ def usual_spent(params: Iterable[Mapping[str, object]]) -> int | None:
     return counted.most_common(1)[0][0] if counted else None
 
 
-def params_of(x: Excluded) -> tuple[Phrase | None, dict]:
-    """An exclusion's detail phrase and its parameters by name, read once per row."""
+def params_of(x: Excluded, budget: Budget | None = None) -> tuple[Phrase | None, dict]:
+    """An exclusion's detail phrase and its parameters by name, read once per row; a
+    refusal for budget at the answer's final sum, whose sentence leaves the sums to the
+    answer, with ``budget``'s (``used``, ``limit``), as every budget row's shape has them."""
     phrase = x.phrase
-    return phrase, dict(phrase.params) if phrase is not None else {}
+    if phrase is None:
+        return None, {}
+    p = dict(phrase.params)
+    if budget is not None and phrase.template in AT_FINAL_SUM:
+        p["used"], p["limit"] = budget.used_tokens, budget.limit_tokens
+    return phrase, p
 
 
 class Particular:
@@ -245,6 +253,12 @@ class Particular:
             out.append(template.format(n=count(p["n"]), used=count(p["used"]),
                                        low=count(p["low"]) if "low" in p else ""))
         return out
+
+    def budget_markup(self, shape: str) -> str | None:
+        """A budget row's sentence of ``shape`` (:data:`ROW_SENTENCES`), translated and
+        escaped, to fill in with its numbers; None where the translation quotes a name
+        (then :meth:`markup` says the row)."""
+        return self._markup.get(shape)
 
     def _speak(self, phrase: Phrase) -> str:
         """A nested phrase (how an entry was reached) said once a page; the identifier it

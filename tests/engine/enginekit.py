@@ -212,9 +212,14 @@ def check_invariants(compiled: CompiledContext, index: Index | None = None) -> N
         if x.reason is ExclusionReason.budget:
             # refused the moment it would not fit, and the pot only shrinks afterwards
             assert x.cost_tokens > budget.remaining_tokens, x
-            spent = re.search(r"([\d,]+) of ([\d,]+) already spent", x.detail)
-            assert spent and (int(spent.group(1).replace(",", "")) + x.cost_tokens
-                              > budget.limit_tokens), x
+            # its pot said where it is not the answer's final sum (stated in ``budget``)
+            spent = re.match(r"([\d,]+) of ([\d,]+) spent or reserved when refused; ",
+                             x.detail)
+            pot = int(spent.group(1).replace(",", "")) if spent else budget.used_tokens
+            assert not spent or (pot != budget.used_tokens
+                                 and int(spent.group(2).replace(",", "")) == budget.limit_tokens)
+            assert x.detail.startswith("a budget of ") or spent, x
+            assert pot + x.cost_tokens > budget.limit_tokens, x
         if x.reason is ExclusionReason.relevance:
             assert x.relevance <= floor + 1e-9, x
         if x.reason is ExclusionReason.depth:

@@ -91,30 +91,63 @@ def test_past_the_allowance_the_budget_named_still_brings_it_in(entries, limit):
 def test_a_budget_detail_says_only_what_is_particular_and_states_the_allowance():
     from generator.engine.budget import budget_detail
 
-    assert str(budget_detail(23_999, 24_000, 24_167, True, 24_091, False)) == (
-        "23,999 of 24,000 already spent or reserved; a budget of 24,167 tokens brings it in")
-    assert str(budget_detail(23_999, 24_000, 31_234, False, 24_091, False)).endswith(
-        "brings it in (none below 24,091 can)")
-    assert str(budget_detail(23_999, 24_000, 31_234, False, 24_091, True)).endswith(
-        f"(none below 24,091 can; not searched past {refits_module.MAX_REFIT_SEARCHES:,} "
-        "refusals)")
+    # at the answer's final sum (which the answer states once): only the budget
+    assert str(budget_detail(23_999, 24_000, 24_167, True, 24_091, False, 23_999)) == (
+        "a budget of 24,167 tokens brings it in")
+    # at another: its pot too
+    assert str(budget_detail(23_999, 24_000, 24_167, True, 24_091, False, 24_000)) == (
+        "23,999 of 24,000 spent or reserved when refused; a budget of 24,167 tokens brings "
+        "it in")
+    for final in (23_999, 24_000):
+        assert str(budget_detail(23_999, 24_000, 31_234, False, 24_091, False, final)).endswith(
+            "a budget of 31,234 tokens brings it in (none below 24,091 can)")
+        assert str(budget_detail(23_999, 24_000, 31_234, False, 24_091, True, final)).endswith(
+            f"(none below 24,091 can; not searched past {refits_module.MAX_REFIT_SEARCHES:,} "
+            "refusals)")
 
 
 @settings(max_examples=300, deadline=None)
 @given(limit=st.integers(0, 10**7), rows=st.lists(st.tuples(
-    st.integers(0, 10**7), st.integers(0, 10**8), st.booleans(), st.integers(0, 10**8),
-    st.booleans()), min_size=1, max_size=12))
-def test_a_spends_refusals_are_said_as_budget_detail_says_each(limit, rows):
-    """The spend's sayer shares the limit, the pot and the allowance between its rows: each
-    phrase is the one budget_detail makes, its English the same, its pickle the same."""
+    st.integers(0, 10**7), st.integers(0, 10**8), st.booleans(), st.integers(0, 10**6),
+    st.booleans(), st.floats(0, 1, allow_nan=False), st.sampled_from(["file", None])),
+    min_size=1, max_size=12), final_last=st.booleans())
+def test_a_spends_refusals_are_the_rows_budget_detail_says(limit, rows, final_last):
+    """The spend's rows share the limit, the pot and the allowance between them and make
+    their phrase only when asked: each is the row made with budget_detail's phrase —
+    equal (phrase included, asked for or not), its English, wire, copy and pickle the
+    same — and keeps the record it was made from."""
+    import copy
     import pickle
+    from types import SimpleNamespace
 
-    from generator.engine.budget import _Refusals, budget_detail
+    from generator.engine.budget import budget_detail, refused_rows
+    from generator.engine.models import ExclusionReason, Refusal, Tier, made_excluded
+    from generator.engine.numbers import round3
 
-    say = _Refusals(limit)
-    for used, needed, sure, low, past in sorted(rows):  # the pot only grows in a spend
-        fast = say(used, needed, sure, low, past)
-        slow = budget_detail(used, limit, needed, sure, low, past)
-        assert fast == slow and repr(fast) == repr(slow) and str(fast) == str(slow)
-        assert str(fast) == str(type(slow)(slow.template, slow.params, slow.plural))
-        assert pickle.dumps(fast) == pickle.dumps(slow)
+    refusals = []
+    for k, (used, needed, sure, cost, past, relevance, kind) in enumerate(sorted(rows, key=lambda r: r[0])):
+        cand = SimpleNamespace(uri=f"file://f{k}.py", obj=SimpleNamespace(kind=kind),
+                               tier=Tier.source, relevance=relevance)
+        refusals.append((cand, cost, used, needed, sure and not past, past))
+    final = refusals[-1][2] if final_last else -1  # the pot only grows in a spend
+    made = refused_rows(refusals, limit, final)
+    # two spends' rows, neither phrase made: equal, and unequal where a value differs
+    again = refused_rows(refusals, limit, final)
+    assert again == made and not (again != made)
+    cand, cost, used, needed, sure, past = refusals[0]
+    other = [(cand, cost, used, needed + 1, sure, past), *refusals[1:]]
+    assert refused_rows(other, limit, final) != refused_rows(refusals, limit, final)
+    for row, (cand, cost, used, needed, sure, past) in zip(made, refusals, strict=True):
+        phrase = budget_detail(used, limit, needed, sure, used + cost, past, final)
+        slow = made_excluded(phrase, cand.uri, cand.obj.kind, cand.tier,
+                             ExclusionReason.budget, str(phrase), cost, round3(cand.relevance))
+        assert row.__pydantic_private__.record == Refusal(
+            cand.uri, cand.obj.kind, cand.tier, cost, round3(cand.relevance), used, needed,
+            used + cost, sure, past, limit, final)
+        assert row.detail == slow.detail and row.__dict__ == slow.__dict__
+        assert pickle.loads(pickle.dumps(row)) == slow  # pickled before its phrase is made
+        assert copy.copy(row) == slow and row.model_copy() == slow
+        assert row == slow and row.phrase == slow.phrase and repr(row) == repr(slow)
+        assert row.__pydantic_private__ == slow.__pydantic_private__
+        assert pickle.dumps(row) == pickle.dumps(slow)
+        assert row.model_fields_set == slow.model_fields_set and row.wire() == slow.wire()

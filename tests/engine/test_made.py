@@ -146,3 +146,29 @@ def test_every_row_of_real_answers_is_the_model_its_values_validate_to(layer, re
             _same(row, _revalidated(row))
             rows += 1
     assert rows > 100
+
+
+@settings(max_examples=200, deadline=None)
+@given(uri=text, kind=maybe_text, tier=st.sampled_from(Tier), cost=count, relevance=unit,
+       used=count, needed=count, sure=st.booleans(), past=st.booleans(), limit=count,
+       final=count, ask_first=st.booleans())
+def test_a_refusal_made_with_its_record_is_the_one_validated_with_its_phrase(
+        uri, kind, tier, cost, relevance, used, needed, sure, past, limit, final, ask_first):
+    """A refusal for budget keeps its record and makes its phrase when asked: asked for or
+    not, it is the row validated with budget_detail's phrase (equal, same private state,
+    repr, wire, pickle)."""
+    from generator.engine.budget import _Refused, budget_detail
+    from generator.engine.models import Refusal, made_refused
+
+    record = Refusal(uri, kind, tier, cost, relevance, used, needed, used + cost, sure, past,
+                     limit, final)
+    phrase = budget_detail(used, limit, needed, sure, used + cost, past, final)
+    private = _Refused()
+    private.record = record
+    fast = made_refused(private, uri, kind, tier, str(phrase), cost, relevance)
+    if ask_first:
+        assert fast.phrase == phrase
+    validated = said(Excluded(uri=uri, kind=kind, tier=tier, reason=ExclusionReason.budget,
+                              detail=str(phrase), cost_tokens=cost, relevance=relevance), phrase)
+    _same(fast, validated)
+    assert fast.__pydantic_private__.record is record

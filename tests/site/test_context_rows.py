@@ -71,7 +71,8 @@ def _check_rows(ws, answers) -> set[str]:
         groups: dict[tuple, list] = {}
         for x in answer.excluded:
             if x.reason is not ExclusionReason.unresolved:
-                groups.setdefault((x.tier, x.reason), []).append((x, *params_of(x)))
+                groups.setdefault((x.tier, x.reason), []).append(
+                    (x, *params_of(x, answer.budget)))
         for (_tier, reason), rows in groups.items():
             budget = reason is ExclusionReason.budget
             used = usual_spent(p for _x, _ph, p in rows) if budget else None

@@ -17,6 +17,7 @@ from generator.site.build import SiteInputs, build_site, page_kit
 from generator.site.charts import fmt_figure
 from generator.site.contexts import ContextKey, StandingFact, standings_of
 from generator.site.pages.context import context_files
+from generator.site.reasons import params_of
 from generator.workspace import Workspace
 from generator.writer import write_site
 
@@ -53,7 +54,7 @@ def test_a_budget_exclusion_is_said_in_czech_with_czech_numbers(ws, kit, key):
     answer = compile_context(ws.index, CompileInput(issue=key.identity, budget_tokens=2000))
     budget = [x for x in answer.excluded if x.reason.value == "budget"]
     assert budget, "a 2,000-token budget leaves entries out"
-    p = dict(budget[0].phrase.params)
+    _, p = params_of(budget[0], answer.budget)  # with the answer's sums, if it leaves them
     used, limit, needed = (f"{p[k]:,}".replace(",", NBSP) for k in ("used", "limit", "n"))
     text = _page(kit, key, answer)
     # the group says the sums once, the row the budget that brings it in

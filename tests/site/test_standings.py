@@ -30,7 +30,7 @@ def test_a_budget_exclusion_standing_holds_no_running_sums():
                              git=GitInfo())
     refused = [x for x in answer.excluded if x.reason is ExclusionReason.budget]
     assert refused, "a 200-token budget refuses something in the demo layer"
-    assert all("already spent" in x.detail for x in refused)  # the answer keeps the sums
+    assert all("brings it in" in x.detail for x in refused)  # the answer keeps the sums
     # a fact comes as a plain tuple of StandingFact's fields (equal to it)
     rows = {uri: [StandingFact(*fact) for fact, _ in made] for uri, made in standings_of(answer).items()}
     for x in refused:

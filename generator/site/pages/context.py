@@ -255,7 +255,7 @@ def exclusion_groups(kit: PageKit, page: str, answer: CompiledContext,
     placement_of = {id(p): p for p in rules.values()}
     for (tier, reason), xs in runs:
         if reason is ExclusionReason.budget:
-            used, rows = made.refusals(xs)
+            used, rows = made.refusals(xs, answer.budget)
         else:
             used = None
             word = str(reason)

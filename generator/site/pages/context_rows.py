@@ -19,23 +19,25 @@ at the same depth (``contexts/<kind>/<id>.html``), so a row's markup is the same
 from __future__ import annotations
 
 import re
+from collections import Counter
 from itertools import islice
 from operator import itemgetter
 from typing import Callable, Hashable, Iterable, Mapping
 
 from markupsafe import Markup, escape
 
-from ...engine.models import CompileRequest, ContextEntry, Discovery, Excluded
+from ...engine.models import Budget, CompileRequest, ContextEntry, Discovery, Excluded, Refusal
 from ...engine.numbers import fmt_number
 from ...index import Index
 from ...phrases import Phrase
 from .. import urls
 from ..i18n import DEFAULT_LANGUAGE, N_, _, format_count, format_number, language, speak_or
-from ..reasons import Particular, usual_spent
+from ..reasons import Particular, params_of, usual_spent
 from ..templating import inline_code
 
 __all__ = ["RowWords", "selected_row", "excluded_row", "excluded_head", "excluded_tail",
            "discovery_line", "esc", "short_uri", "structural_item", "joined", "phrase_of",
+           "refusal_records", "usual_sum",
            "ContextRows", "PageRows", "FACT_NAMES", "ROW_LIMIT"]
 
 #: The facts the engine adds to an entry (the layer's own fields are shown as they are).
@@ -63,10 +65,11 @@ class RowWords:
     """The interface words of a context page's rows, translated once per page rather than
     once per row."""
 
-    __slots__ = ("via", "dw", "dwc", "required", "required_title", "placed", "count", "number")
+    __slots__ = ("via", "dw", "dwc", "required", "required_title", "placed", "count", "number",
+                 "english")
 
     def __init__(self) -> None:
-        english = language() == DEFAULT_LANGUAGE
+        english = self.english = language() == DEFAULT_LANGUAGE
         #: a whole number and a number the page's language's way (English: as the wire
         #: writes them, without asking for the language at every cell)
         self.count: Callable[[int], str] = "{:,}".format if english else format_count
@@ -182,6 +185,26 @@ def phrase_of(row: Excluded | Discovery) -> Phrase | None:
     return private.get("_phrase") if private else None
 
 
+def refusal_records(xs: list[Excluded]) -> list[Refusal] | None:
+    """The records a group of refusals for budget was made from (the spend keeps each in
+    its row's private state, :class:`~generator.engine.models.LazyPhrase`); None when a
+    row has none (read back from JSON, made elsewhere): then its phrase says it."""
+    records = []
+    for x in xs:
+        record = getattr(x.__pydantic_private__, "record", None)
+        if type(record) is not Refusal:
+            return None
+        records.append(record)
+    return records
+
+
+def usual_sum(records: list[Refusal]) -> int | None:
+    """:func:`~generator.site.reasons.usual_spent` of records: the sum most were refused
+    at, the first such on a tie."""
+    counted = Counter([r.used for r in records])
+    return counted.most_common(1)[0][0] if counted else None
+
+
 #: The values of an entry and of a discovery path its row shows, read from the model's
 #: fields at once (comparing models, or their paths, field by field took longer than the
 #: row's markup): an entry's facts, the rule said beside it and a path's phrase aside.
@@ -222,7 +245,8 @@ class PageRows:
     :class:`ContextRows` slot's). Bounded: past ``limit`` rows, the older half goes; the
     names, one per object, as many as the index holds."""
 
-    __slots__ = ("key", "index", "up", "words", "count", "number", "particular", "fact_names",
+    __slots__ = ("key", "index", "up", "words", "count", "numbers", "number", "particular",
+                 "fact_names",
                  "limit", "hits", "misses", "_objects", "_heads", "_heads_limit", "_rows")
 
     def __init__(self, key: tuple, index: Index, up: str, request: CompileRequest,
@@ -234,6 +258,9 @@ class PageRows:
         words = self.words = RowWords()
         #: counts and numbers written once per value (a page writes ~3,000: costs, sums)
         self.count = _once_per_value(words.count, int, limit)
+        #: whole numbers as :attr:`count` writes them, at once where that is as cheap as
+        #: remembering them (English: ``"{:,}".format``)
+        self.numbers = words.count if words.english else self.count
         self.number = _once_per_value(words.number, float, limit)
         self.particular = Particular(request, self.count, self.number)
         self.fact_names = {k: _(v) for k, v in FACT_NAMES.items()}
@@ -285,19 +312,57 @@ class PageRows:
                                                   self.number(x.relevance),
                                                   self.particular.markup(x, phrase, p, used)))
 
-    def refusals(self, xs: list[Excluded]) -> tuple[int | None, list[str]]:
+    def refusals(self, xs: list[Excluded], budget: Budget | None = None
+                 ) -> tuple[int | None, list[str]]:
         """A group of budget refusals: the sum most were refused at (:func:`usual_spent`)
         and their rows, made (the sums a refusal names are its own and seldom repeat: on
-        ``large``, 2 % of them were on an earlier page), their names from :meth:`head`."""
-        said = []
-        for x in xs:
-            phrase = phrase_of(x)
-            said.append((x, phrase, dict(phrase.params) if phrase is not None else {}))
+        ``large``, 2 % of them were on an earlier page), their names from :meth:`head`:
+        from the records the rows carry (:meth:`refusal_rows`), else from their phrases
+        (``budget``: the answer's, whose sums a row refused at them leaves to it)."""
+        records = refusal_records(xs)
+        if records is not None:
+            return self.refusal_rows(xs, records)
+        said = [(x, *params_of(x, budget)) for x in xs]
         used = usual_spent(p for _x, _ph, p in said)
         head, count, number = self.head, self.count, self.number
         particulars = self.particular.refusals(said, used)
         return used, [f"{head(x.uri)}<td>{count(x.cost_tokens)}<td>{number(x.relevance)}"
                       f"<td>{particular}\n" for (x, _ph, _p), particular in zip(said, particulars)]
+
+    def refusal_rows(self, xs: list[Excluded], records: list[Refusal]
+                     ) -> tuple[int | None, list[str]]:
+        """:meth:`refusals` from the rows' records (:func:`refusal_records`), in one loop:
+        each row's sentence known from its record (the least budget, a bound, past the
+        allowance; at the group's usual sum or another), its numbers written as they are
+        (~600 rows a ``large`` page, each a name and a few numbers). The same rows as from
+        the phrases (``tests/site/test_refusal_rows.py``)."""
+        used = usual_sum(records)
+        particular = self.particular
+        limit = particular.request.budget_tokens
+        # (sure, past, at another sum) -> the row's sentence; a sure row at the usual sum
+        # says only its budget
+        sentences = {(sure, past, other): particular.budget_markup(
+            ("budget" if sure else "budget past" if past else "budget bound")
+            + (" spent" if other else ""))
+            for sure in (True, False) for past in (True, False) for other in (True, False)}
+        count, number, heads, head = self.numbers, self.number, self._heads, self.head
+        rows = []
+        for x, (uri, _kind, _tier, cost, relevance, spent, needed, low, sure, past,
+                at, _final) in zip(xs, records):
+            if at == limit and sure and spent == used:
+                said = count(needed)
+            else:
+                template = sentences[sure, past, spent != used] if at == limit else None
+                if template is not None:
+                    said = template.format(n=count(needed), used=count(spent),
+                                           low="" if sure else count(low))
+                else:  # said from its phrase, the general way, with its sums
+                    phrase = x.phrase
+                    said = particular.markup(x, phrase, {"used": spent, "limit": at,
+                                                         **dict(phrase.params)}, used)
+            rows.append(f"{heads.get(uri) or head(uri)}<td>{count(cost)}<td>{number(relevance)}"
+                        f"<td>{said}\n")
+        return used, rows
 
     def selected(self, e: ContextEntry, rule: str | None) -> str:
         """A selected entry's row (:func:`selected_row`), kept under its values and the rule
