@@ -9,7 +9,7 @@ import bisect
 import posixpath
 import weakref
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, NamedTuple
 
 from .. import fields
 from ..index import Index
@@ -32,9 +32,9 @@ ScopeOffer = tuple[LayerObject, float, Tier, Discovery, Phrase]
 SCOPE_MEMO_PATHS = 16384
 
 
-@dataclass(frozen=True)
-class Step:
-    """One followable step from a node: to ``target`` along ``edge`` at ``weight``."""
+class Step(NamedTuple):
+    """One followable step from a node: to ``target`` along ``edge`` at ``weight``. A
+    tuple: a large layer's index has ~63,000 of them, made again after every edit."""
 
     target: str
     edge: str
@@ -62,7 +62,6 @@ class Prepared:
     sessions: list[LayerObject] = field(default_factory=list)
     blocking_rules: list[LayerObject] = field(default_factory=list)
     governance: list[LayerObject] = field(default_factory=list)
-    haystacks: list[tuple[str, str]] = field(default_factory=list)
     #: session uri -> its place in :attr:`sessions`.
     session_order: dict[str, int] = field(default_factory=dict)
     _by_branch: dict[str, list[LayerObject]] = field(default_factory=dict, repr=False)
@@ -71,6 +70,20 @@ class Prepared:
     _touching: LRU[dict[str, int]] = field(default_factory=lambda: LRU(SCOPE_MEMO_PATHS),
                                            repr=False)
     _sessions_by_count: dict[int, Discovery] = field(default_factory=dict, repr=False)
+    _objects: tuple[LayerObject, ...] = field(default=(), repr=False)
+    _haystacks: list[tuple[str, str]] | None = field(default=None, repr=False)
+
+    @property
+    def haystacks(self) -> list[tuple[str, str]]:
+        """(an object's title, summary, identity and tags in lower case, its uri), in the
+        layer's order: made on first use, as only a request with an intent reads them (a
+        site's requests have none, and a large layer's took ~40 ms after every edit)."""
+        found = self._haystacks
+        if found is None:  # made whole, then stored: other threads may ask meanwhile
+            found = [(" ".join([obj.title or "", obj.summary or "", obj.identity, *obj.tags]
+                               ).lower(), obj.uri) for obj in self._objects]
+            self._haystacks = found
+        return found
 
     def session_discovery(self, n: int, make: Callable[[int], Discovery]) -> Discovery:
         """How a session changing ``n`` files under the scope is found (``make(n)`` on first
@@ -155,9 +168,7 @@ def _build(index: Index) -> Prepared:
         if fields.rule_class(obj) == "blocking":
             prep.blocking_rules.append(obj)
     prep.governance = list(index.by_kind.get("policy", [])) + list(index.by_kind.get("scope", []))
-    for obj in index.layer.objects:
-        parts = [obj.title or "", obj.summary or "", obj.identity, *obj.tags]
-        prep.haystacks.append((" ".join(parts).lower(), obj.uri))
+    prep._objects = index.layer.objects
     return prep
 
 
