@@ -40,7 +40,7 @@ from .models import (
 from .numbers import BYTES_PER_TOKEN, round3, tokens_for
 from .order import natural_key
 from .policy import EDGE_RULES, placement
-from .prepared import is_blocking_rule, is_stale
+from .prepared import is_blocking_rule, is_stale, prepared
 from . import refits as _refits_module
 from .refits import _Refits
 from .request import ResolvedRequest
@@ -117,11 +117,15 @@ class _Budgeter:
                                        paths=n, detail=str(detail)))
 
     def by_path(self) -> None:
+        # only the candidates at a path the layer indexes more than once can share one (a
+        # few of a large answer's ~1,000, often none)
+        shared = _shared_path_uris(self.index)
         groups: dict[tuple[str, str], list[Candidate]] = {}
-        for cand in self.cands.values():
+        for uri in shared.intersection(self.cands) if shared else ():
+            cand = self.cands[uri]
             prov = cand.obj.provenance
             groups.setdefault((prov.path, prov.member or ""), []).append(cand)
-        # only the paths indexed more than once (a few of ~700), in path order
+        # only the paths indexed more than once in the answer, in path order
         for path, member in sorted(key for key, group in groups.items() if len(group) > 1):
             group = groups[path, member]
             # A seed is never the one dropped: the request named it.
@@ -145,10 +149,10 @@ class _Budgeter:
 
     def by_version(self) -> None:
         groups: dict[str, list[tuple[int, str]]] = {}
-        for uri in self.cands:
-            match = _VERSIONED.match(uri)
-            if match:
-                groups.setdefault(match.group("stem"), []).append((int(match.group("version")), uri))
+        versioned = _versioned_uris(self.index)
+        for uri in self.cands.keys() & versioned.keys():
+            stem, version = versioned[uri]
+            groups.setdefault(stem, []).append((version, uri))
         for stem, members in sorted(groups.items()):
             if len(members) < 2:
                 continue
@@ -185,7 +189,7 @@ class _Budgeter:
                 detail=str(detail)), detail))
 
     def supersedes(self) -> None:
-        for later_uri in sorted(self.cands):
+        for later_uri in sorted(prepared(self.index).superseding.intersection(self.cands)):
             for edge in self.index.out_edges.get(later_uri, ()):
                 if edge.kind != "supersedes":
                     continue
@@ -202,9 +206,9 @@ class _Budgeter:
                              detail, _cost(cand.obj), cand.relevance)
 
     def stale(self) -> None:
-        for uri in sorted(self.cands):
+        for uri in sorted(prepared(self.index).stale.intersection(self.cands)):
             cand = self.cands[uri]
-            if not is_stale(cand.obj):
+            if not is_stale(cand.obj):  # the index's object at the URI, as prepared saw it
                 continue
             status = cand.obj.status
             if uri in self.seeds:
@@ -222,9 +226,10 @@ class _Budgeter:
 
     def unresolved(self) -> None:
         rows: dict[str, list] = {}
-        for uri in sorted(self.cands):
+        unresolved_by_source = self.index.unresolved_by_source
+        for uri in sorted(unresolved_by_source.keys() & self.cands.keys()):
             cand = self.cands[uri]
-            for item in self.index.unresolved_by_source.get(uri, ()):
+            for item in unresolved_by_source[uri]:
                 rows.setdefault(item.name, []).append((cand, item))
         for name, found in sorted(rows.items()):
             cand, item = found[0]
@@ -345,6 +350,36 @@ class _Budgeter:
                     refs.add((item["commit"].strip(), entry.uri, covers or ""))
         return tuple(CommitReference(commit=c, named_by=n, covers=v or None)
                      for c, n, v in sorted(refs))
+
+
+def _shared_path_uris(index: Index) -> frozenset[str]:
+    """The URIs of the objects at a path the layer indexes more than once (a file that is
+    two kinds of object; a file of several records): the only candidates :meth:`by_path`
+    can collapse. Made of URIs and paths only, so once per universe, not per edit."""
+    cache = index.universe_cache
+    found = cache.get("budget.shared_path_uris")
+    if found is None:
+        by_path: dict[str, list[str]] = {}
+        for uri, obj in index.objects.items():
+            by_path.setdefault(obj.provenance.path, []).append(uri)
+        found = cache["budget.shared_path_uris"] = frozenset(
+            uri for uris in by_path.values() if len(uris) > 1 for uri in uris)
+    return found
+
+
+def _versioned_uris(index: Index) -> dict[str, tuple[str, int]]:
+    """uri -> (its stem, its version) for every URI of the layer that ends in ``@N``:
+    what :meth:`by_version` groups (made of URIs only, so once per universe)."""
+    cache = index.universe_cache
+    found = cache.get("budget.versioned_uris")
+    if found is None:
+        found = {}
+        for uri in index.objects:
+            match = _VERSIONED.match(uri)
+            if match:
+                found[uri] = (match.group("stem"), int(match.group("version")))
+        cache["budget.versioned_uris"] = found
+    return found
 
 
 def _rounded(d: Discovery) -> Discovery:

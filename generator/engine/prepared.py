@@ -70,6 +70,11 @@ class Prepared:
     _touching: LRU[dict[str, int]] = field(default_factory=lambda: LRU(SCOPE_MEMO_PATHS),
                                            repr=False)
     _sessions_by_count: dict[int, Discovery] = field(default_factory=dict, repr=False)
+    #: the objects that declare ``supersedes`` (the budget stage's supersedes step looks
+    #: at a candidate only when it is one of them)
+    superseding: frozenset[str] = frozenset()
+    #: the objects whose status retires them (:func:`is_stale`)
+    stale: frozenset[str] = frozenset()
     _objects: tuple[LayerObject, ...] = field(default=(), repr=False)
     _haystacks: list[tuple[str, str]] | None = field(default=None, repr=False)
 
@@ -138,7 +143,10 @@ def _reason_phrase(reason: str) -> Phrase:
 def _build(index: Index) -> Prepared:
     prep = Prepared()
     steps: dict[str, list[Step]] = {}
+    superseding: set[str] = set()
     for edge in index.edges:
+        if edge.kind == "supersedes":
+            superseding.add(edge.source)
         rule = EDGE_RULES.get(edge.kind)
         if rule is None:
             continue
@@ -169,6 +177,8 @@ def _build(index: Index) -> Prepared:
             prep.blocking_rules.append(obj)
     prep.governance = list(index.by_kind.get("policy", [])) + list(index.by_kind.get("scope", []))
     prep._objects = index.layer.objects
+    prep.superseding = frozenset(superseding)
+    prep.stale = frozenset(uri for uri, obj in index.objects.items() if obj.status and is_stale(obj))
     return prep
 
 
