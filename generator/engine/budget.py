@@ -52,7 +52,8 @@ _VERSIONED = re.compile(r"^(?P<stem>.+)@(?P<version>\d+)$")
 _SELECTOR_RANK = {s: i for i, s in enumerate(SELECTOR_ORDER)}
 # the canonical order's keys, looked up rather than derived per row (~900 rows an answer)
 _TIER_RANK = {t: i for i, t in enumerate(TIER_ORDER)}
-_REASON_KEY = {r: natural_key(r.value) for r in ExclusionReason}
+_REASON_RANK = {r: i for i, r in enumerate(sorted(ExclusionReason,
+                                                   key=lambda r: natural_key(r.value)))}
 
 
 @dataclass(frozen=True)
@@ -367,6 +368,19 @@ def _shared_path_uris(index: Index) -> frozenset[str]:
     return found
 
 
+def _canonical_exclusions(rows: list[Excluded]) -> list[Excluded]:
+    """``rows`` in the answer's order: by tier, then reason, then the URI's natural order,
+    each group sorted on its own (a large answer's ~1,000 rows fall in a few groups, and
+    their keys are then compared by URI alone)."""
+    groups: dict[tuple[int, int], list[Excluded]] = {}
+    for row in rows:
+        groups.setdefault((_TIER_RANK[row.tier], _REASON_RANK[row.reason]), []).append(row)
+    ordered: list[Excluded] = []
+    for group in sorted(groups):
+        ordered.extend(sorted(groups[group], key=lambda row: natural_key(row.uri)))
+    return ordered
+
+
 def _versioned_uris(index: Index) -> dict[str, tuple[str, int]]:
     """uri -> (its stem, its version) for every URI of the layer that ends in ``@N``:
     what :meth:`by_version` groups (made of URIs only, so once per universe)."""
@@ -586,8 +600,7 @@ def spend(index: Index, req: ResolvedRequest, sel: Selection) -> Spent:
     selected, used, required_tokens, tiers = b.spend()
     b.structural(selected)
     b.request_bound()
-    excluded = sorted(b.excluded, key=lambda e: (_TIER_RANK[e.tier], _REASON_KEY[e.reason],
-                                                 natural_key(e.uri)))
+    excluded = _canonical_exclusions(b.excluded)
     dedup = sorted(b.dedup, key=lambda d: (natural_key(d.key), natural_key(d.kept)))
     conflicts = sorted(b.conflicts, key=lambda c: (c.kind, c.current, c.against))
     budget = Budget(
