@@ -41,12 +41,14 @@ class SiteDir:
     def delete(self, rel: str) -> None:
         unlink(self.path(rel))
 
-    def patch(self, rel: str, offsets: tuple[int, ...], value: bytes) -> None:
-        """Overwrite ``value`` at each of ``offsets`` in place (same length, so no rewrite)."""
+    def patch(self, rel: str, blocks: Iterable[tuple[int, bytes]]) -> None:
+        """Overwrite each ``(offset, bytes)`` block of ``rel`` in place (the same length, so
+        no rewrite; whole pages, so the kernel need not read a page it no longer holds
+        before writing part of it)."""
         fd = os.open(os.path.join(self.root, rel), os.O_WRONLY)
         try:
-            for at in offsets:
-                os.pwrite(fd, value, at)
+            for at, block in blocks:
+                os.pwrite(fd, block, at)
         finally:
             os.close(fd)
 

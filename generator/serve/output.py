@@ -49,6 +49,9 @@ class OutputTree:
         self.digests: dict[str, bytes | None] = {}
         #: rel -> offsets of the fingerprint in a compiled-context JSON file.
         self.fingerprint_at: dict[str, tuple[int, ...]] = {}
+        #: rel -> the pages of that file that hold the fingerprint, as they are on disk
+        #: (:func:`fingerprint_pages`): what a patch writes.
+        self.fingerprint_pages: dict[str, Pages] = {}
         self.fingerprint: str | None = None
         self.site = SiteDir(self.out_dir)
 
@@ -59,6 +62,7 @@ class OutputTree:
         """Replace the directory with ``files`` (atomically, as ``devcontext build``)."""
         digests: dict[str, bytes | None] = {}
         offsets: dict[str, tuple[int, ...]] = {}
+        pages: dict[str, Pages] = {}
         fp = fingerprint.encode("utf-8")
 
         def recorded() -> Iterator[tuple[str, bytes]]:
@@ -68,11 +72,13 @@ class OutputTree:
                     found = _offsets(data, fp)
                     if found:
                         offsets[rel] = found
+                        pages[rel] = fingerprint_pages(data, found, len(fp))
                 yield rel, data
 
         stats = write_site(recorded(), self.out_dir)
         self.digests = digests
         self.fingerprint_at = offsets
+        self.fingerprint_pages = pages
         self.fingerprint = fingerprint
         return WriteStats(written=sorted(digests), patched=0) if stats.files else WriteStats()
 
@@ -107,20 +113,25 @@ class OutputTree:
             found = _offsets(data, fp_new)
             if found:
                 self.fingerprint_at[rel] = found
+                self.fingerprint_pages[rel] = fingerprint_pages(data, found, len(fp_new))
             else:
                 self.fingerprint_at.pop(rel, None)
+                self.fingerprint_pages.pop(rel, None)
             stats.written.append(rel)
         for rel in gone:
             self.site.delete(rel)
             del self.digests[rel]
             self.fingerprint_at.pop(rel, None)
+            self.fingerprint_pages.pop(rel, None)
             stats.deleted.append(rel)
         if fp_new != fp_old and len(fp_new) == len(fp_old):
             # every kept file was checked when it was written; plain string paths (a
             # large layer patches over 10,000 files per edit)
             for rel, at in sorted(self.fingerprint_at.items()):
                 if at and rel in keep and rel not in files:
-                    self.site.patch(rel, at, fp_new)
+                    pages = repatched(self.fingerprint_pages[rel], at, fp_new)
+                    self.site.patch(rel, pages)
+                    self.fingerprint_pages[rel] = pages
                     self.digests[rel] = None
                     stats.patched += 1
         elif fp_new != fp_old:
@@ -130,6 +141,44 @@ class OutputTree:
             self.site.write_marker(self.digests)  # after they went: only what is there
         self.site.prune_dirs(stats.deleted)
         return stats
+
+
+#: The pages a fingerprint patch writes whole: the page cache's. Writing part of a page
+#: the kernel no longer holds makes it read the page from disk first, and these machines
+#: hand cold pages back: patching the ~10,400 compiled contexts of a large layer after an
+#: edit read one page each (0.6-2.7 ms a file, measured cold), where a whole page is
+#: written without a read (~20 us).
+PAGE = 4096
+
+#: A file's fingerprint pages: ``(offset, bytes)`` blocks, page-aligned (the last may end
+#: at the end of the file), each holding whole occurrences of the fingerprint.
+Pages = tuple[tuple[int, bytes], ...]
+
+
+def fingerprint_pages(data: bytes, offsets: tuple[int, ...], width: int) -> Pages:
+    """The pages of ``data`` that hold the ``width`` bytes at each of ``offsets`` (sorted),
+    as blocks of whole pages, an occurrence across a page boundary in one block."""
+    spans: list[list[int]] = []
+    for at in offsets:
+        start = at - at % PAGE
+        end = min(len(data), -(-(at + width) // PAGE) * PAGE)
+        if spans and start <= spans[-1][1]:
+            spans[-1][1] = max(spans[-1][1], end)
+        else:
+            spans.append([start, end])
+    return tuple((start, data[start:end]) for start, end in spans)
+
+
+def repatched(pages: Pages, offsets: tuple[int, ...], value: bytes) -> Pages:
+    """``pages`` with ``value`` written at each of ``offsets`` (offsets in the file)."""
+    out = []
+    for start, block in pages:
+        patched = bytearray(block)
+        for at in offsets:
+            if start <= at < start + len(block):
+                patched[at - start:at - start + len(value)] = value
+        out.append((start, bytes(patched)))
+    return tuple(out)
 
 
 def _offsets(data: bytes, needle: bytes) -> tuple[int, ...]:
