@@ -21,6 +21,7 @@ files and largest file a tagged row, so the 4 GB target can be read against what
 from __future__ import annotations
 
 import os
+import re
 import resource
 import shutil
 import subprocess
@@ -148,6 +149,22 @@ def output_breakdown(out: Path) -> dict[str, dict]:
     return kinds
 
 
+_STAGE = re.compile(r"^(?P<name>.+) (?P<wall>[\d,.]+) s \(CPU (?P<cpu>[\d,.]+) s"
+                    r"(?:, (?P<workers>[\d,.]+) s of it in workers)?\)$")
+
+
+def stage_times(stdout: str) -> list[tuple[str, float, float, float]]:
+    """``(stage, wall s, CPU s, of it in workers)`` from ``build --timings``'s last line."""
+    line = next((line for line in reversed(stdout.splitlines()) if line.startswith("stages: ")), "")
+    stages = []
+    for part in line[len("stages: "):].split(" · ") if line else ():
+        match = _STAGE.match(part)
+        if match:
+            number = lambda key: float((match.group(key) or "0").replace(",", ""))  # noqa: E731
+            stages.append((match.group("name"), number("wall"), number("cpu"), number("workers")))
+    return stages
+
+
 def build_once(root: Path, keep: Path | None = None) -> dict:
     """One full ``devcontext build`` of ``root``: seconds, peak bytes, output bytes, files,
     the breakdown by kind, and the load average before and after. ``keep``: build there
@@ -156,14 +173,14 @@ def build_once(root: Path, keep: Path | None = None) -> dict:
     site = keep if keep is not None else work / "site"
     try:
         argv = [str(Path(sys.executable).with_name("devcontext")), "build", "--quiet",
-                "--repo", str(root), "--out", str(site)]
+                "--timings", "--repo", str(root), "--out", str(site)]
         env = {**os.environ, "DEVCONTEXT_WORKERS": os.environ.get("DEVCONTEXT_WORKERS", "2")}
         load_before = os.getloadavg()[0]
         used_before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.perf_counter()
-        proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
         peak = PeakMemory(proc.pid)
-        _, err = proc.communicate()
+        out, err = proc.communicate()
         seconds = time.perf_counter() - t0
         peak_bytes = peak.stop()
         if proc.returncode != 0:
@@ -176,7 +193,8 @@ def build_once(root: Path, keep: Path | None = None) -> dict:
         largest = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
         return {"seconds": seconds, "cpu": cpu, "peak": peak_bytes, "bytes": size, "files": files,
                 "largest": largest, "kinds": output_breakdown(site),
-                "load": (load_before, load_after), "workers": env["DEVCONTEXT_WORKERS"]}
+                "load": (load_before, load_after), "workers": env["DEVCONTEXT_WORKERS"],
+                "stages": stage_times(out.decode(errors="replace"))}
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
@@ -198,6 +216,11 @@ def main(report) -> None:
         report(f"scale {BASE} {factor}x:   output", got["bytes"] / 1e9, "GB",
                ("target ≤ 4 GB; " if targets else "") + f"{int(got['files']):,} files",
                tags={"figure": "output", **tags})
+        for name, wall, cpu, workers in got["stages"]:
+            in_workers = f", {workers:,.1f} s of it in workers" if workers else ""
+            report(f"scale {BASE} {factor}x:     stage {name}", wall, "s",
+                   f"CPU {cpu:,.1f} s{in_workers}",
+                   tags={"figure": "build-stage", "stage": name, **tags})
         for kind, row in got["kinds"].items():
             path, size = row["largest"]
             report(f"scale {BASE} {factor}x:     {kind}", row["bytes"] / 1e9, "GB",

@@ -11,7 +11,7 @@ from ..benchresults import BenchResults, default_results_path, read_results
 from ..diagnostics import count_by_severity
 from ..gitinfo import read_git
 from ..outdir import check_out_dir, home_dir
-from ..progress import TerminalProgress
+from ..progress import StageClock, TerminalProgress
 from ..site.build import Progress, SiteInputs, build_site
 from ..site.pages.sitemap import sitemap_base
 from ..site.i18n import LANGUAGES, parse_languages
@@ -48,6 +48,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "(default: .bench/results.json of the repository, when it is there)")
     p.add_argument("--strict", action="store_true",
                    help="exit 1 when the layer has errors or warnings (the site is still written)")
+    p.add_argument("--timings", action="store_true",
+                   help="after the summary, the time each stage took (wall and CPU, workers' "
+                   "included): loading, compiling the contexts, the object pages, the overview, "
+                   "putting the site in place")
     p.set_defaults(run=run)
 
 
@@ -71,6 +75,8 @@ def site_label(ws: Workspace) -> str:
 
 def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
+    clock = StageClock()
+    clock.start("loading the layer")
     out = Path(args.out)
     languages = parse_languages(args.lang)
     target = check_out_dir(args.out, repo=resolve_repo(args.repo)[0], home=home_dir())
@@ -86,9 +92,18 @@ def run(args: argparse.Namespace) -> int:
         bench=bench_results(args.bench_results, ws),
         languages=languages,
     )
-    files = build_site(inputs, Progress(stage=progress.stage, step=progress.step))
-    stats = write_site(files, target)
+    def stage(name: str, total: int) -> None:
+        clock.stage(name, total)
+        progress.stage(name, total)
+
+    def then_put_in_place(files):
+        yield from files
+        clock.start("putting the site in place")
+
+    files = build_site(inputs, Progress(stage=stage, step=progress.step))
+    stats = write_site(then_put_in_place(files), target)
     progress.close()
+    clock.stop()
     index = ws.index
     over = 0
     import json
@@ -108,6 +123,8 @@ def run(args: argparse.Namespace) -> int:
         f"{plural(counts['warning'], 'warning')}; {no_sitemap}{seconds:.1f}s",
         file=sys.stdout,
     )
+    if args.timings:
+        print(clock.summary(), file=sys.stdout)
     if args.strict and (counts["error"] or counts["warning"]):
         print(strict_failure(counts, out), file=sys.stdout)
         return 1

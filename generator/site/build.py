@@ -68,7 +68,11 @@ def build_site(inputs: SiteInputs, progress: Progress | None = None) -> Iterator
     for code in site:
         prefix = "" if code == site[0] else f"{code}/"
         one = replace(inputs, base_url=_language_url(inputs.base_url, prefix))
-        files = i18n.translated(code, _one_language(one, progress), site)
+        # several languages: each stage says whose it is (the bar, and --timings)
+        said = progress if len(site) == 1 else Progress(
+            stage=lambda name, total, code=code: progress.stage(f"{name} ({code})", total),
+            step=progress.step)
+        files = i18n.translated(code, _one_language(one, said), site)
         for rel, data in files:
             yield prefix + rel, data
 

@@ -67,3 +67,15 @@ def test_output_breakdown_sorts_every_file_into_one_kind_with_its_largest(tmp_pa
         "the rest": (6, 2, ("static/copy.js", 5)),
     }
     assert sum(v["bytes"] for v in kinds.values()) == output_size(tmp_path)[0]
+
+
+def test_the_stage_times_read_back_as_build_timings_writes_them():
+    from benchmarks.bench_scale import stage_times
+    from generator.progress import StageClock, StageTime
+
+    clock = StageClock()
+    clock.stages = [StageTime("loading the layer", 8.04, 7.96, 0.0),
+                    StageTime("compiling contexts (cs)", 1301.3, 300.2, 2600.64)]
+    assert stage_times(f"built site: ...\n{clock.summary()}\n") == [
+        ("loading the layer", 8.0, 8.0, 0.0), ("compiling contexts (cs)", 1301.3, 2900.8, 2600.6)]
+    assert stage_times("built site: ...\n") == []

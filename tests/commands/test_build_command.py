@@ -111,3 +111,23 @@ def test_a_templates_option_without_templates_is_refused_before_building(tmp_pat
                        f"site's Jinja templates (context.html, base.html, ...), found {found}. Give "
                        "such a directory, or leave the option out to use the bundled ones.\n")
     assert not out.exists()
+
+
+def test_timings_name_every_stage_in_order_after_the_summary(tmp_path, capsys):
+    layer = write_layer(tmp_path / "repo", CLEAN)
+    code, lines = build(capsys, "--repo", str(layer), "--out", str(tmp_path / "site"),
+                        "--timings", "--lang", "en,cs")
+    assert code == 0 and lines[-2].startswith("built ")
+    assert lines[-1].startswith("stages: ")
+    stages = [part.split(" (CPU ")[0].rsplit(" ", 2)[0] for part in lines[-1][8:].split(" · ")]
+    assert stages == ["loading the layer",
+                      "compiling contexts (en)", "writing object pages (en)",
+                      "writing overview pages (en)",
+                      "compiling contexts (cs)", "writing object pages (cs)",
+                      "writing overview pages (cs)", "putting the site in place"]
+
+
+def test_no_timings_without_the_option(tmp_path, capsys):
+    layer = write_layer(tmp_path / "repo", CLEAN)
+    _, lines = build(capsys, "--repo", str(layer), "--out", str(tmp_path / "site"))
+    assert not any(line.startswith("stages: ") for line in lines)
