@@ -251,12 +251,9 @@ class _Budgeter:
                 reason=ExclusionReason.unresolved,
                 detail=str(detail), cost_tokens=0, relevance=round3(cand.relevance * weight)),
                 detail))
-            for cand_i, item_i in found:
-                self.diagnostics.append(Diagnostic(
-                    severity="warning", code="unresolved_reference", path=item_i.declared_in,
-                    line=item_i.line,
-                    message=say("`{reference}` is named and not held: {correction}",
-                                reference=item_i.reference, correction=_correction(item_i))))
+            prep = prepared(self.index)
+            for _, item_i in found:
+                self.diagnostics.append(prep.unresolved_diagnostic(item_i, _unresolved_warning))
 
     # -- spend ---------------------------------------------------------------------------
 
@@ -556,6 +553,15 @@ _BOUND_EN = _english_of(_BUDGET_BOUND)
 _SURE_THEN_EN = _english_of(_BUDGET_SURE_THEN)
 _PAST_ALLOWANCE_THEN_EN = _english_of(_BUDGET_PAST_ALLOWANCE_THEN)
 _BOUND_THEN_EN = _english_of(_BUDGET_BOUND_THEN)
+
+
+def _unresolved_warning(item) -> Diagnostic:
+    """The answer's warning for an unresolved reference it reaches (the same in every answer
+    that reaches it: made once per index, :meth:`.prepared.Prepared.unresolved_diagnostic`)."""
+    return Diagnostic(severity="warning", code="unresolved_reference", path=item.declared_in,
+                      line=item.line,
+                      message=say("`{reference}` is named and not held: {correction}",
+                                  reference=item.reference, correction=_correction(item)))
 
 
 def _correction(item) -> Phrase | str:

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from typing import Callable, NamedTuple
 
 from .. import fields
-from ..index import Index
+from ..diagnostics import Diagnostic
+from ..index import Index, Unresolved
 from ..model import LayerObject
 from ..paths import is_within
 from ..phrases import Phrase
@@ -76,6 +77,7 @@ class Prepared:
     #: the objects whose status retires them (:func:`is_stale`)
     stale: frozenset[str] = frozenset()
     _objects: tuple[LayerObject, ...] = field(default=(), repr=False)
+    _unresolved_warnings: dict = field(default_factory=dict, repr=False)
     _haystacks: list[tuple[str, str]] | None = field(default=None, repr=False)
 
     @property
@@ -96,6 +98,16 @@ class Prepared:
         found = self._sessions_by_count.get(n)
         if found is None:
             found = self._sessions_by_count[n] = make(n)
+        return found
+
+    def unresolved_diagnostic(self, item: Unresolved, make: Callable[[Unresolved], Diagnostic]
+                              ) -> Diagnostic:
+        """The warning an answer gives for the unresolved reference ``item`` (``make(item)``
+        on first use): the same in every answer that reaches it (a real layer's answers
+        made ~6 of these each, a pydantic model and a sentence apiece)."""
+        found = self._unresolved_warnings.get(item)
+        if found is None:
+            found = self._unresolved_warnings[item] = make(item)
         return found
 
     def sessions_touching(self, scope: str) -> dict[str, int]:
