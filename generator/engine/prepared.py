@@ -190,7 +190,8 @@ def _build(index: Index) -> Prepared:
     prep.governance = list(index.by_kind.get("policy", [])) + list(index.by_kind.get("scope", []))
     prep._objects = index.layer.objects
     prep.superseding = frozenset(superseding)
-    prep.stale = frozenset(uri for uri, obj in index.objects.items() if obj.status and is_stale(obj))
+    prep.stale = frozenset(uri for uri, obj in index.objects.items()
+                           if obj.status and is_stale(obj))
     return prep
 
 
