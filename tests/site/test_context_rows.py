@@ -21,7 +21,8 @@ from generator.site import i18n, urls
 from generator.site.build import SiteInputs, page_kit
 from generator.site.contexts import ContextKey, context_keys
 from generator.site.pages.context import context_files, context_view, page_placements
-from generator.site.pages.context_rows import RowWords, excluded_row, short_uri
+from generator.site.pages.context_rows import (RowWords, Written, excluded_row, positional,
+                                              short_uri)
 from generator.site.reasons import Particular, params_of, reason_sentence, usual_spent
 from generator.workspace import Workspace
 
@@ -187,3 +188,25 @@ def _real_answers(real_layer):
     keys = context_keys(rws.index)
     return rws.index, [compile_context(rws.index, CompileInput(**{k.kind: k.identity}))
                        for k in keys[:: max(1, len(keys) // 20)]]
+
+
+def test_a_sentence_filled_in_by_position_is_the_one_filled_in_by_name():
+    """A translation orders a row sentence's fields its own way and may hold braces of its
+    own: numbered by their place in the names, the sentence fills in the same."""
+    names = ("n", "used", "low")
+    values = {"n": "1,200", "used": "800", "low": "950"}
+    for sentence in ("{n}; none below {low} (not searched)",
+                     "pod {low} žádný; {n} (neprohledáno)",
+                     "{{literal}} {used} of {n}, {low!s:>6} {n}",
+                     "no fields at all"):
+        numbered = positional(sentence, names)
+        assert numbered.format(*[values[k] for k in names]) == sentence.format(**values)
+
+
+def test_a_number_written_is_kept_once_and_one_of_another_type_written_anew():
+    written = Written("{:,}".format, int, limit=3)
+    assert written(1234) == "1,234" and written[1234] == "1,234" and 1234 in written
+    assert written(1234.0) == "1,234.0" and written(1234) == "1,234"  # 1234.0 == 1234
+    for n in (1, 2, 3, 4):
+        assert written[n] == str(n)
+    assert len(written) <= 3  # bounded: it starts again
