@@ -16,13 +16,12 @@ from generator.engine import CompileInput, compile_context
 from generator.engine.models import ExclusionReason
 from generator.engine.numbers import fmt_number
 from generator.engine.policy import placements_of
-from generator.phrases import Phrase
+from generator.phrases import Phrase, positional
 from generator.site import i18n, urls
 from generator.site.build import SiteInputs, page_kit
 from generator.site.contexts import ContextKey, context_keys
 from generator.site.pages.context import context_files, context_view, page_placements
-from generator.site.pages.context_rows import (RowWords, Written, excluded_row, positional,
-                                              short_uri)
+from generator.site.pages.context_rows import RowWords, Written, excluded_row, short_uri
 from generator.site.reasons import Particular, params_of, reason_sentence, usual_spent
 from generator.workspace import Workspace
 
@@ -197,7 +196,7 @@ def test_a_sentence_filled_in_by_position_is_the_one_filled_in_by_name():
     values = {"n": "1,200", "used": "800", "low": "950"}
     for sentence in ("{n}; none below {low} (not searched)",
                      "pod {low} žádný; {n} (neprohledáno)",
-                     "{{literal}} {used} of {n}, {low!s:>6} {n}",
+                     "{{literal}} {used} of {n}, {low} {n}",
                      "no fields at all"):
         numbered = positional(sentence, names)
         assert numbered.format(*[values[k] for k in names]) == sentence.format(**values)
