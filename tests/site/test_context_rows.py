@@ -209,3 +209,43 @@ def test_a_number_written_is_kept_once_and_one_of_another_type_written_anew():
     for n in (1, 2, 3, 4):
         assert written[n] == str(n)
     assert len(written) <= 3  # bounded: it starts again
+
+
+def test_a_groups_rules_counted_by_kind_are_those_counted_row_by_row(ws, real_layer):
+    """A group's rules are counted by their rows' kinds at once where none is placed by its
+    identifier: the same rules, counts and order (first said first) as each row's
+    placement said in turn, the demo's and the real layer's groups, and rows of the task
+    plan, of a selected identifier or without a kind among them (said row by row)."""
+    from collections import Counter
+    from itertools import groupby
+
+    from generator.engine.models import made_excluded
+    from generator.site.pages.context import PagePlacements
+
+    def row_by_row(placed, rows):
+        counted = Counter()
+        for x in rows:
+            counted[str(placed[x.uri].phrase)] += 1
+        return list(counted.items())
+
+    demo = (ws.index, list(_answers(ws, DEMO_REQUESTS)))
+    seen_plan = 0
+    for index, answers in (demo, _real_answers(real_layer)):
+        for answer in answers:
+            placements, placed = PagePlacements(answer, index), page_placements(answer, index)
+            rows = [x for x in answer.excluded if x.reason is not ExclusionReason.unresolved]
+            # rows placed by their identifier and rows without a kind, mixed into a group
+            extra = [made_excluded(None, s.uri, None, rows[0].tier, rows[0].reason, "x", 1, 0.5)
+                     for s in answer.seeds] if rows else []
+            selected = [made_excluded(None, e.uri, e.kind, rows[0].tier, rows[0].reason, "x", 1,
+                                      0.5) for e in answer.selected[:2]] if rows else []
+            for _key, run in groupby(rows, key=lambda x: (x.tier, x.reason)):
+                run = list(run)
+                assert list(placements.rules_of(run, str).items()) == row_by_row(placed, run)
+            if rows:
+                mixed = rows[:3] + extra + rows[3:6] + selected + rows[6:]
+                placed = page_placements(answer.model_copy(update={"excluded": tuple(mixed)}),
+                                         index)
+                assert list(placements.rules_of(mixed, str).items()) == row_by_row(placed, mixed)
+                seen_plan += 1
+    assert seen_plan

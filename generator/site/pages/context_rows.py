@@ -370,17 +370,19 @@ class PageRows:
         sentences = self._refusal_sentences
         if sentences is None:
             sentences = self._refusal_sentences = refusal_sentences(particular)
-        # the records' numbers are the engine's ints and floats: looked up, not called
+        # the records' numbers are the engine's ints and floats: looked up, not called; the
+        # budget that brings a row in is its own (seldom on another row): written, not kept
         count, number, heads, head = self.count, self.number, self._heads, self.head
+        write = count.write
         rows = []
         for x, (uri, _kind, _tier, cost, relevance, spent, needed, low, sure, past,
                 at, _final) in zip(xs, records):
             if at == limit and sure and spent == used:
-                said = count[needed]
+                said = write(needed)
             else:
                 sentence = sentences[sure, past, spent != used] if at == limit else None
                 if sentence is not None:
-                    said = sentence(count[needed], count[spent], "" if sure else count[low])
+                    said = sentence(write(needed), count[spent], "" if sure else count[low])
                 else:  # said from its phrase, the general way, with its sums
                     phrase = x.phrase
                     said = particular.markup(x, phrase, {"used": spent, "limit": at,
