@@ -92,7 +92,7 @@ def context_view(kit: PageKit, key: ContextKey, answer: CompiledContext, page: s
             structural_item(d["d"].kept, d["kept_href"], said_text(d["d"]), missing)
             for d in dedup if not d["d"].dropped),
         "working_tree": working_tree_words(answer.git.working_tree),
-        "excluded_tokens": sum(x.cost_tokens for x in answer.excluded),
+        "excluded_tokens": sum(map(_COST, answer.excluded)),
     }
 
 

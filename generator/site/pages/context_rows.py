@@ -371,7 +371,8 @@ class PageRows:
         if sentences is None:
             sentences = self._refusal_sentences = refusal_sentences(particular)
         # the records' numbers are the engine's ints and floats: looked up, not called; the
-        # budget that brings a row in is its own (seldom on another row): written, not kept
+        # budget that brings a row in and its bound (its pot plus its cost, and the pot is
+        # the answer's) are its own, seldom on another page's row: written, not kept
         count, number, heads, head = self.count, self.number, self._heads, self.head
         write = count.write
         rows = []
@@ -382,7 +383,7 @@ class PageRows:
             else:
                 sentence = sentences[sure, past, spent != used] if at == limit else None
                 if sentence is not None:
-                    said = sentence(write(needed), count[spent], "" if sure else count[low])
+                    said = sentence(write(needed), count[spent], "" if sure else write(low))
                 else:  # said from its phrase, the general way, with its sums
                     phrase = x.phrase
                     said = particular.markup(x, phrase, {"used": spent, "limit": at,
