@@ -38,6 +38,9 @@ _LANG = {".yaml": "yaml", ".yml": "yaml", ".md": "markdown", ".py": "python", ".
 
 
 def _one_line(text: str | None) -> str:
+    """``text`` on one line, its whitespace runs one space each, none at its ends."""
+    if text and " " not in text and text.isprintable():
+        return text  # no whitespace at all (every other whitespace character is unprintable)
     return " ".join((text or "").split())
 
 
