@@ -4,6 +4,8 @@ spend order, headed by what the answer says of it."""
 
 from __future__ import annotations
 
+from collections import Counter
+from operator import attrgetter
 from typing import Mapping
 
 from ..engine.models import CompiledContext, ContextEntry, ExclusionReason, made
@@ -30,7 +32,7 @@ def decode_text(data: bytes) -> tuple[str, int]:
 def best_reason(entry: ContextEntry) -> str:
     """The first (best) discovery of an entry, in words."""
     d = entry.discovered_by[0]
-    words = d.selector.value
+    words = str(d.selector)  # a StrEnum: its value (.value is a Python-level property)
     if d.edge:
         words += f" `{d.edge}`"
     if d.via:
@@ -74,14 +76,17 @@ def _entry(position: int, entry: ContextEntry, files: Mapping[str, bytes]) -> Pa
                 replaced_bytes=replaced, text=text)
 
 
+_REASON = attrgetter("reason")
+
+
 def assemble(answer: CompiledContext, files: Mapping[str, bytes]) -> Pack:
     """The pack of ``answer``; ``files`` is the source tree it was compiled from
     (repo-relative path -> bytes). Its ``size`` is left at zero: it depends on the format,
     and :func:`generator.pack.render.render` measures it."""
     entries = tuple(_entry(i, e, files) for i, e in enumerate(answer.selected, start=1))
-    left: dict[ExclusionReason, int] = {}
-    for x in answer.excluded:
-        left[x.reason] = left.get(x.reason, 0) + 1
+    # counted at once: a large answer's ~1,000 rows, each attribute a Python loop reads of
+    # one ~50 ns
+    left = Counter(map(_REASON, answer.excluded))
     b = answer.budget
     return Pack(
         fingerprint=answer.fingerprint, request=answer.request, seeds=answer.seeds,

@@ -38,6 +38,9 @@ _LANG = {".yaml": "yaml", ".yml": "yaml", ".md": "markdown", ".py": "python", ".
 
 
 def _one_line(text: str | None) -> str:
+    """``text`` on one line, its whitespace runs one space each, none at its ends."""
+    if text and " " not in text and text.isprintable():
+        return text  # no whitespace at all (every other whitespace character is unprintable)
     return " ".join((text or "").split())
 
 
@@ -128,7 +131,7 @@ def _markdown_body(pack: Pack) -> str:
         flags = " · required" if e.required else ""
         replaced = (f" ({e.replaced_bytes} byte(s) not UTF-8 shown as U+FFFD)"
                     if e.replaced_bytes else "")
-        out.append(f"## {e.position}. {_one_line(e.uri)} · {e.tier.value} · "
+        out.append(f"## {e.position}. {_one_line(e.uri)} · {e.tier} · "  # StrEnum: its value
                    f"{e.cost_tokens:,} tokens{flags}")
         # the path, unless the identifier already is it (source files, documents, policy)
         where = "" if e.uri.endswith("/" + e.path) else f"{_one_line(e.path)} — "

@@ -121,13 +121,18 @@ def standings_of(answer: CompiledContext) -> dict[str, tuple[StandingRow, ...]]:
         stand(e.uri, (("selected", str(e.tier), "required" if e.required else "",
                        e.cost_tokens, None), e.relevance))
     budget = ExclusionReason.budget
-    for x in answer.excluded:
-        reason = x.reason
+    for x in answer.excluded:  # ~1,000 rows: each row's fields read from its __dict__ (a
+        # pydantic attribute ~50 ns), its standing added without a call
+        fields = x.__dict__
+        uri, reason = fields["uri"], fields["reason"]
         if reason is budget:
-            fact = ("excluded", "budget", BUDGET_STANDING_DETAIL, x.cost_tokens, BUDGET_STANDING)
+            fact = ("excluded", "budget", BUDGET_STANDING_DETAIL, fields["cost_tokens"],
+                    BUDGET_STANDING)
         else:
-            fact = ("excluded", str(reason), x.detail, x.cost_tokens, x.phrase)
-        stand(x.uri, (fact, x.relevance))
+            fact = ("excluded", str(reason), fields["detail"], fields["cost_tokens"], x.phrase)
+        rows = get(uri)
+        row = (fact, fields["relevance"])
+        out[uri] = (row,) if rows is None else rows + (row,)
     for d in answer.deduplicated:
         folded = say("folded into {kept}", kept=d.kept)
         row = (("deduplicated", d.key, str(folded), None, folded), None)

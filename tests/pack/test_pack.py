@@ -215,3 +215,18 @@ def test_entries_made_without_validation_equal_the_validated_ones(hostile):
         assert entry.model_dump_json() == validated.model_dump_json()
         assert entry.model_fields_set == validated.model_fields_set
         assert pickle.loads(pickle.dumps(entry)) == validated
+
+
+@given(st.one_of(st.none(), st.text(), st.text(alphabet=st.sampled_from(
+    [" ", "\t", "\n", "\xa0", "\u2028", "\x1c", "\x85", "a", "é", "/"]))))
+def test_a_line_with_no_whitespace_is_its_own_one_line_form(text):
+    """The quick path (no space, every character printable) is the split-and-join form:
+    every whitespace character but the space is unprintable (checked over all of them)."""
+    import sys
+
+    from generator.pack.render import _one_line
+
+    assert _one_line(text) == " ".join((text or "").split())
+    if text is None:  # once: the fact the quick path rests on
+        assert not [c for c in map(chr, range(sys.maxunicode + 1))
+                    if c.isspace() and c != " " and c.isprintable()]

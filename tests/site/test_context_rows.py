@@ -16,12 +16,12 @@ from generator.engine import CompileInput, compile_context
 from generator.engine.models import ExclusionReason
 from generator.engine.numbers import fmt_number
 from generator.engine.policy import placements_of
-from generator.phrases import Phrase
+from generator.phrases import Phrase, positional
 from generator.site import i18n, urls
 from generator.site.build import SiteInputs, page_kit
 from generator.site.contexts import ContextKey, context_keys
 from generator.site.pages.context import context_files, context_view, page_placements
-from generator.site.pages.context_rows import RowWords, excluded_row, short_uri
+from generator.site.pages.context_rows import RowWords, Written, excluded_row, short_uri
 from generator.site.reasons import Particular, params_of, reason_sentence, usual_spent
 from generator.workspace import Workspace
 
@@ -187,3 +187,65 @@ def _real_answers(real_layer):
     keys = context_keys(rws.index)
     return rws.index, [compile_context(rws.index, CompileInput(**{k.kind: k.identity}))
                        for k in keys[:: max(1, len(keys) // 20)]]
+
+
+def test_a_sentence_filled_in_by_position_is_the_one_filled_in_by_name():
+    """A translation orders a row sentence's fields its own way and may hold braces of its
+    own: numbered by their place in the names, the sentence fills in the same."""
+    names = ("n", "used", "low")
+    values = {"n": "1,200", "used": "800", "low": "950"}
+    for sentence in ("{n}; none below {low} (not searched)",
+                     "pod {low} žádný; {n} (neprohledáno)",
+                     "{{literal}} {used} of {n}, {low} {n}",
+                     "no fields at all"):
+        numbered = positional(sentence, names)
+        assert numbered.format(*[values[k] for k in names]) == sentence.format(**values)
+
+
+def test_a_number_written_is_kept_once_and_one_of_another_type_written_anew():
+    written = Written("{:,}".format, int, limit=3)
+    assert written(1234) == "1,234" and written[1234] == "1,234" and 1234 in written
+    assert written(1234.0) == "1,234.0" and written(1234) == "1,234"  # 1234.0 == 1234
+    for n in (1, 2, 3, 4):
+        assert written[n] == str(n)
+    assert len(written) <= 3  # bounded: it starts again
+
+
+def test_a_groups_rules_counted_by_kind_are_those_counted_row_by_row(ws, real_layer):
+    """A group's rules are counted by their rows' kinds at once where none is placed by its
+    identifier: the same rules, counts and order (first said first) as each row's
+    placement said in turn, the demo's and the real layer's groups, and rows of the task
+    plan, of a selected identifier or without a kind among them (said row by row)."""
+    from collections import Counter
+    from itertools import groupby
+
+    from generator.engine.models import made_excluded
+    from generator.site.pages.context import PagePlacements
+
+    def row_by_row(placed, rows):
+        counted = Counter()
+        for x in rows:
+            counted[str(placed[x.uri].phrase)] += 1
+        return list(counted.items())
+
+    demo = (ws.index, list(_answers(ws, DEMO_REQUESTS)))
+    seen_plan = 0
+    for index, answers in (demo, _real_answers(real_layer)):
+        for answer in answers:
+            placements, placed = PagePlacements(answer, index), page_placements(answer, index)
+            rows = [x for x in answer.excluded if x.reason is not ExclusionReason.unresolved]
+            # rows placed by their identifier and rows without a kind, mixed into a group
+            extra = [made_excluded(None, s.uri, None, rows[0].tier, rows[0].reason, "x", 1, 0.5)
+                     for s in answer.seeds] if rows else []
+            selected = [made_excluded(None, e.uri, e.kind, rows[0].tier, rows[0].reason, "x", 1,
+                                      0.5) for e in answer.selected[:2]] if rows else []
+            for _key, run in groupby(rows, key=lambda x: (x.tier, x.reason)):
+                run = list(run)
+                assert list(placements.rules_of(run, str).items()) == row_by_row(placed, run)
+            if rows:
+                mixed = rows[:3] + extra + rows[3:6] + selected + rows[6:]
+                placed = page_placements(answer.model_copy(update={"excluded": tuple(mixed)}),
+                                         index)
+                assert list(placements.rules_of(mixed, str).items()) == row_by_row(placed, mixed)
+                seen_plan += 1
+    assert seen_plan

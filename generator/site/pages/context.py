@@ -22,7 +22,9 @@ import base64
 import json
 import zlib
 from collections import Counter
-from typing import Callable, Mapping, NamedTuple
+from itertools import groupby
+from operator import attrgetter
+from typing import Callable, NamedTuple
 
 from markupsafe import Markup
 
@@ -43,7 +45,8 @@ from .context_rows import PageRows, esc, joined, structural_item
 from .kit import PageKit
 
 __all__ = ["context_view", "context_files", "pack_files", "pack_paths", "ExclusionGroup",
-           "SelectedGroup", "exclusion_groups", "selected_groups"]
+           "SelectedGroup", "PagePlacements", "exclusion_groups", "page_placements",
+           "selected_groups"]
 
 
 def context_view(kit: PageKit, key: ContextKey, answer: CompiledContext, page: str) -> dict:
@@ -55,7 +58,7 @@ def context_view(kit: PageKit, key: ContextKey, answer: CompiledContext, page: s
     up = urls.relative(page, "index.html")[: -len("index.html")]
     made = kit.context_rows.for_page(kit.index, up, answer.request)
     href = made.href
-    placed = page_placements(answer, kit.index)
+    placed = PagePlacements(answer, kit.index)
     missing = _("not held by the layer")
     rules = _RuleWords()
     required_by_tier: Counter[str] = Counter()
@@ -89,36 +92,82 @@ def context_view(kit: PageKit, key: ContextKey, answer: CompiledContext, page: s
             structural_item(d["d"].kept, d["kept_href"], said_text(d["d"]), missing)
             for d in dedup if not d["d"].dropped),
         "working_tree": working_tree_words(answer.git.working_tree),
-        "excluded_tokens": sum(x.cost_tokens for x in answer.excluded),
+        "excluded_tokens": sum(map(_COST, answer.excluded)),
     }
 
 
-def page_placements(answer: CompiledContext, index) -> dict[str, Placement]:
-    """uri -> its placement, for every selected and excluded row, as
-    :func:`~generator.engine.policy.placements_of` gives it — made once per kind for the
-    rows outside the request's task plan, whose placement only their kind decides (a large
-    context has ~1,000 rows and a dozen kinds; tests/site/test_context_rows.py checks the
-    two agree on every row)."""
-    plan = task_plan(index, (s.uri for s in answer.seeds if s.kind not in ("path", "intent")))
-    in_plan = plan.seeds | plan.follows.keys()
-    by_kind: dict[str | None, Placement] = {}
-    out: dict[str, Placement] = {}
+class PagePlacements:
+    """Where a page's rows were placed (their tier, and the rule that says so), as the
+    engine's :func:`~generator.engine.policy.placements_of` places them: a row of the
+    request's task plan, or one the answer also selects, by its identifier; any other by
+    its kind alone, made once per kind (a large context has ~1,000 rows and a dozen kinds;
+    tests/site/test_context_rows.py checks the two agree on every row)."""
 
-    def place(uri: str, kind: str | None) -> None:
-        if uri in out:
-            return
-        if uri in in_plan:
-            out[uri] = placement(uri, kind, plan)
-            return
-        made = by_kind.get(kind)
+    __slots__ = ("_plan", "_by_uri", "_by_kind")
+
+    def __init__(self, answer: CompiledContext, index) -> None:
+        self._plan = task_plan(index, (s.uri for s in answer.seeds
+                                       if s.kind not in ("path", "intent")))
+        self._by_kind: dict[str | None, Placement] = {}
+        #: the rows placed by their identifier: the task plan's, and the selected entries
+        #: (the first row of an identifier places it, as in placements_of)
+        self._by_uri: dict[str, Placement | None] = dict.fromkeys(
+            self._plan.seeds | self._plan.follows.keys())
+        for e in answer.selected:
+            if self._by_uri.get(e.uri) is None:
+                self._by_uri[e.uri] = (placement(e.uri, e.kind, self._plan)
+                                       if e.uri in self._by_uri else self.of_kind(e.kind))
+
+    def of(self, uri: str, kind: str | None) -> Placement:
+        """The placement of the selected entry or exclusion ``uri`` of ``kind`` (an
+        exclusion without one: the kind its identifier names)."""
+        made = self._by_uri.get(uri)
+        if made is not None:
+            return made
+        kind = kind or _kind_of_uri(uri)
+        if uri in self._by_uri:  # in the task plan
+            made = self._by_uri[uri] = placement(uri, kind, self._plan)
+            return made
+        return self.of_kind(kind)
+
+    def of_kind(self, kind: str | None) -> Placement:
+        """The placement of a row of ``kind`` outside the task plan."""
+        made = self._by_kind.get(kind)
         if made is None:
-            made = by_kind[kind] = placement(uri, kind, plan)
-        out[uri] = made
+            made = self._by_kind[kind] = placement("", kind, self._plan)
+        return made
 
+    def rules_of(self, rows: list[Excluded], said: Callable[[Phrase], str]) -> Counter[str]:
+        """How many of ``rows`` each rule placed, said by ``said``, the first said first
+        (the rows' order): counted by their kinds, at once, where no row is placed by its
+        identifier or lacks a kind (a large page's ~1,000 rows, a lookup each made them
+        cost as much as the rest of their group); else row by row."""
+        counted: Counter[str] = Counter()
+        # a row without a kind is placed by the one its identifier names
+        kinds = Counter(map(_KIND, rows))
+        if (None in kinds or "" in kinds
+                or not self._by_uri.keys().isdisjoint(map(_URI, rows))):
+            for x in rows:
+                counted[said(self.of(x.uri, x.kind).phrase)] += 1
+            return counted
+        for kind, n in kinds.items():  # first seen first
+            counted[said(self.of_kind(kind).phrase)] += n
+        return counted
+
+
+_KIND = attrgetter("kind")
+_URI = attrgetter("uri")
+
+
+def page_placements(answer: CompiledContext, index) -> dict[str, Placement]:
+    """uri -> its placement, for every selected and excluded row (:class:`PagePlacements`),
+    as :func:`~generator.engine.policy.placements_of` gives it."""
+    placements = PagePlacements(answer, index)
+    out: dict[str, Placement] = {}
     for e in answer.selected:
-        place(e.uri, e.kind)
+        out.setdefault(e.uri, placements.of(e.uri, e.kind))
     for x in answer.excluded:
-        place(x.uri, x.kind or _kind_of_uri(x.uri))
+        out.setdefault(x.uri, placements.of(x.uri, x.kind))
     return out
 
 
@@ -129,7 +178,7 @@ def _kind_of_uri(uri: str) -> str | None:
     return rest.split("/", 1)[0] if sep and "/" in rest else None
 
 
-def selected_groups(answer: CompiledContext, placed: Mapping[str, Placement],
+def selected_groups(answer: CompiledContext, placements: PagePlacements,
                     rules: Callable[[Phrase], str], made: PageRows) -> list[tuple]:
     """``(tier spend, SelectedGroup or None)`` per tier in spend order: a tier's selected
     entries under the rule most of them were placed by, said once (a row says its own
@@ -143,7 +192,7 @@ def selected_groups(answer: CompiledContext, placed: Mapping[str, Placement],
         if not entries:
             tiers.append((t, None))
             continue
-        said = [rules(placed[e.uri].phrase) for e in entries]
+        said = [rules(placements.of(e.uri, e.kind).phrase) for e in entries]
         usual = Counter(said).most_common(1)[0][0]
         line = (_("Placed in the tier by: {rules}.") if said.count(usual) == len(said) else
                 _("Placed in the tier by: {rule}, unless a row says otherwise.")).format(
@@ -225,7 +274,7 @@ class ExclusionGroup:
 
 
 def exclusion_groups(kit: PageKit, page: str, answer: CompiledContext,
-                     rules: Mapping[str, Placement],
+                     placements: PagePlacements,
                      said_rule: Callable[[Phrase], str] | None = None,
                      made: PageRows | None = None) -> tuple[list[ExclusionGroup], list[tuple]]:
     """The exclusions grouped by tier and reason in the answer's own order (tier first,
@@ -240,19 +289,17 @@ def exclusion_groups(kit: PageKit, page: str, answer: CompiledContext,
     unresolved: list[tuple] = []
     runs: list[tuple[tuple, list[Excluded]]] = []
     unresolved_reason = ExclusionReason.unresolved
-    last = None
-    for x in answer.excluded:
-        if x.reason is unresolved_reason:
-            unresolved.append((urls.anchor_for(x.uri), x.uri, str(x.tier), said_text(x)))
-            continue
-        key = (x.tier, x.reason)
-        if key != last:
-            runs.append((key, []))
-            last = key
-        runs[-1][1].append(x)
-    # a page's rows are placed by a dozen placements (one per kind outside the task plan):
-    # counted by identity, then said once each
-    placement_of = {id(p): p for p in rules.values()}
+    # the runs of one tier and reason, found at once (the answer's rows are ~1,000; each
+    # attribute a Python loop reads of a row costs ~50 ns), the unresolved ones apart: a
+    # run of those between two of one tier and reason does not part them
+    for key, run in groupby(answer.excluded, key=_TIER_AND_REASON):
+        if key[1] is unresolved_reason:
+            unresolved += [(urls.anchor_for(x.uri), x.uri, str(x.tier), said_text(x))
+                           for x in run]
+        elif runs and runs[-1][0] == key:
+            runs[-1][1].extend(run)
+        else:
+            runs.append((key, list(run)))
     for (tier, reason), xs in runs:
         if reason is ExclusionReason.budget:
             used, rows = made.refusals(xs, answer.budget)
@@ -261,15 +308,15 @@ def exclusion_groups(kit: PageKit, page: str, answer: CompiledContext,
             word = str(reason)
             excluded = made.excluded
             rows = [excluded(x, word) for x in xs]
-        by_placement = Counter([id(rules[x.uri]) for x in xs])
-        counted: Counter[str] = Counter()
-        for pid, n in by_placement.items():  # first seen first, as the rows say them
-            counted[said_rule(placement_of[pid].phrase)] += n
         groups.append(ExclusionGroup(
-            str(tier), str(reason), group_heading(len(xs), sum([x.cost_tokens for x in xs])),
-            reason_sentence(reason, answer.request, used), counted.most_common(), len(xs),
-            joined(rows)))
+            str(tier), str(reason), group_heading(len(xs), sum(map(_COST, xs))),
+            reason_sentence(reason, answer.request, used),
+            placements.rules_of(xs, said_rule).most_common(), len(xs), joined(rows)))
     return groups, unresolved
+
+
+_TIER_AND_REASON = attrgetter("tier", "reason")
+_COST = attrgetter("cost_tokens")
 
 
 def context_files(kit: PageKit, key: ContextKey, answer: CompiledContext) -> list[tuple[str, bytes]]:

@@ -29,7 +29,7 @@ from markupsafe import Markup, escape
 from ...engine.models import Budget, CompileRequest, ContextEntry, Discovery, Excluded, Refusal
 from ...engine.numbers import fmt_number
 from ...index import Index
-from ...phrases import Phrase
+from ...phrases import Phrase, positional
 from .. import urls
 from ..i18n import DEFAULT_LANGUAGE, N_, _, format_count, format_number, language, speak_or
 from ..reasons import Particular, params_of, usual_spent
@@ -37,7 +37,7 @@ from ..templating import inline_code
 
 __all__ = ["RowWords", "selected_row", "excluded_row", "excluded_head", "excluded_tail",
            "discovery_line", "esc", "short_uri", "structural_item", "joined", "phrase_of",
-           "refusal_records", "usual_sum",
+           "refusal_records", "usual_sum", "refusal_sentences", "Written",
            "ContextRows", "PageRows", "FACT_NAMES", "ROW_LIMIT"]
 
 #: The facts the engine adds to an entry (the layer's own fields are shown as they are).
@@ -220,22 +220,50 @@ _discovery_values = itemgetter("selector", "reason", "via", "edge", "depth", "co
 ROW_LIMIT = 20_000
 
 
-def _once_per_value(write: Callable[[object], str], kind: type,
-                    limit: int) -> Callable[[object], str]:
-    """``write``, remembering what it wrote for each value of type ``kind`` exactly (a
-    value of another type, say ``5.0`` where ``5`` was written, is written anew)."""
-    said: dict[object, str] = {}
-    get = said.get
+class Written(dict):
+    """The text ``write`` gives each value of type ``kind`` asked for, kept (a page writes
+    ~3,000 numbers, costs and sums, most of them written on an earlier page): called,
+    ``written(value)``, for any value (one of another type, ``5.0`` where ``5`` was written,
+    is written anew); looked up, ``written[value]``, where the value is known to be of
+    ``kind`` (a :class:`~generator.engine.models.Refusal`'s numbers), a dict's lookup and no
+    call (``"{:,}".format`` itself cost ~250 ns a number). Bounded: past ``limit`` values,
+    it starts again."""
 
-    def written(value: object) -> str:
-        text = get(value)
-        if text is None or type(value) is not kind:
-            text = write(value)
-            if type(value) is kind and len(said) < limit:
-                said[value] = text
+    __slots__ = ("write", "kind", "limit")
+
+    def __init__(self, write: Callable[[object], str], kind: type, limit: int) -> None:
+        super().__init__()
+        self.write = write
+        self.kind = kind
+        self.limit = limit
+
+    def __call__(self, value: object) -> str:
+        return self[value] if type(value) is self.kind else self.write(value)
+
+    def __missing__(self, value: object) -> str:
+        text = self.write(value)
+        if len(self) >= self.limit:
+            self.clear()
+        self[value] = text
         return text
 
-    return written
+
+def refusal_sentences(particular: Particular
+                      ) -> dict[tuple[bool, bool, bool], Callable[[str, str, str], str] | None]:
+    """``(sure, past, at another sum than the group's)`` -> a budget row's sentence in the
+    page's language (:meth:`~..reasons.Particular.budget_markup`), filled in by position
+    with its budget, its sum and its bound (:func:`~generator.phrases.positional`: a
+    ``str.format`` by position takes half the time of one by name); None: the row is said
+    from its phrase. A sure row at the group's sum says only its budget, none of these."""
+    sentences = {}
+    for sure in (True, False):
+        for past in (True, False):
+            for other in (True, False):
+                shape = "budget" if sure else "budget past" if past else "budget bound"
+                sentence = particular.budget_markup(shape + (" spent" if other else ""))
+                sentences[sure, past, other] = (
+                    None if sentence is None else positional(sentence, ("n", "used", "low")).format)
+    return sentences
 
 
 class PageRows:
@@ -245,9 +273,10 @@ class PageRows:
     :class:`ContextRows` slot's). Bounded: past ``limit`` rows, the older half goes; the
     names, one per object, as many as the index holds."""
 
-    __slots__ = ("key", "index", "up", "words", "count", "numbers", "number", "particular",
+    __slots__ = ("key", "index", "up", "words", "count", "number", "particular",
                  "fact_names",
-                 "limit", "hits", "misses", "_objects", "_heads", "_heads_limit", "_rows")
+                 "limit", "hits", "misses", "_objects", "_heads", "_heads_limit", "_rows",
+                 "_refusal_sentences")
 
     def __init__(self, key: tuple, index: Index, up: str, request: CompileRequest,
                  limit: int = ROW_LIMIT) -> None:
@@ -256,12 +285,9 @@ class PageRows:
         #: the way from a context page up to the site's root (every link goes through it)
         self.up = up
         words = self.words = RowWords()
-        #: counts and numbers written once per value (a page writes ~3,000: costs, sums)
-        self.count = _once_per_value(words.count, int, limit)
-        #: whole numbers as :attr:`count` writes them, at once where that is as cheap as
-        #: remembering them (English: ``"{:,}".format``)
-        self.numbers = words.count if words.english else self.count
-        self.number = _once_per_value(words.number, float, limit)
+        #: counts and numbers written once per value (:class:`Written`)
+        self.count = Written(words.count, int, limit)
+        self.number = Written(words.number, float, limit)
         self.particular = Particular(request, self.count, self.number)
         self.fact_names = {k: _(v) for k, v in FACT_NAMES.items()}
         self.limit = limit
@@ -273,6 +299,8 @@ class PageRows:
         # build's worker meets most of them in the budget refusals of some context
         self._heads_limit = max(limit, len(index.objects))
         self._rows: dict[Hashable, str] = {}
+        #: :func:`refusal_sentences`, made at the first budget group
+        self._refusal_sentences: dict | None = None
 
     def href(self, uri: str) -> str | None:
         """The link to an object's page; None when the layer does not hold it."""
@@ -339,28 +367,28 @@ class PageRows:
         used = usual_sum(records)
         particular = self.particular
         limit = particular.request.budget_tokens
-        # (sure, past, at another sum) -> the row's sentence; a sure row at the usual sum
-        # says only its budget
-        sentences = {(sure, past, other): particular.budget_markup(
-            ("budget" if sure else "budget past" if past else "budget bound")
-            + (" spent" if other else ""))
-            for sure in (True, False) for past in (True, False) for other in (True, False)}
-        count, number, heads, head = self.numbers, self.number, self._heads, self.head
+        sentences = self._refusal_sentences
+        if sentences is None:
+            sentences = self._refusal_sentences = refusal_sentences(particular)
+        # the records' numbers are the engine's ints and floats: looked up, not called; the
+        # budget that brings a row in and its bound (its pot plus its cost, and the pot is
+        # the answer's) are its own, seldom on another page's row: written, not kept
+        count, number, heads, head = self.count, self.number, self._heads, self.head
+        write = count.write
         rows = []
         for x, (uri, _kind, _tier, cost, relevance, spent, needed, low, sure, past,
                 at, _final) in zip(xs, records):
             if at == limit and sure and spent == used:
-                said = count(needed)
+                said = write(needed)
             else:
-                template = sentences[sure, past, spent != used] if at == limit else None
-                if template is not None:
-                    said = template.format(n=count(needed), used=count(spent),
-                                           low="" if sure else count(low))
+                sentence = sentences[sure, past, spent != used] if at == limit else None
+                if sentence is not None:
+                    said = sentence(write(needed), count[spent], "" if sure else write(low))
                 else:  # said from its phrase, the general way, with its sums
                     phrase = x.phrase
                     said = particular.markup(x, phrase, {"used": spent, "limit": at,
                                                          **dict(phrase.params)}, used)
-            rows.append(f"{heads.get(uri) or head(uri)}<td>{count(cost)}<td>{number(relevance)}"
+            rows.append(f"{heads.get(uri) or head(uri)}<td>{count[cost]}<td>{number[relevance]}"
                         f"<td>{said}\n")
         return used, rows
 
