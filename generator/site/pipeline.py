@@ -24,7 +24,7 @@ from ..engine.reach import Touch
 from ..index import Index
 from ..paths import normalise_path
 from ..query.crossref import DEFAULT_DEPTH as XREF_DEPTH
-from ..workers import ordered_map
+from ..workers import collector_for_jobs, ordered_map
 from . import urls
 from .compiled import ContextRecord, context_job
 from .contexts import AnswerDigest, ContextKey, SiteAnswers, compile_one
@@ -252,15 +252,19 @@ class SiteBuild:
 
     def _overview(self, run: "_Run", answers: SiteAnswers) -> Iterator[tuple[str, bytes]]:
         self.on_stage("writing overview pages", 1)
-        run.overview = [overview_unit(part) for part in overview_files(
-            self.kit, answers, templates=self.templates, base_url=self.base_url)]
-        for unit in run.overview:
-            rel = unit.files[0]
-            if run.changed_keys is None or not unit.reads.isdisjoint(run.changed_keys) or not self.written(rel):
-                t0 = time.perf_counter()
-                yield from unit.make()
-                run.made_overview.add(rel)
-                self.timings[f"overview: {rel}"] = time.perf_counter() - t0
+        # the collector as the jobs have it: the heap the build holds by now (the standing
+        # table, the index) is frozen, not walked again at each of the pages' allocation
+        # bursts, and the youngest generation waits as long as in the jobs
+        with collector_for_jobs():
+            run.overview = [overview_unit(part) for part in overview_files(
+                self.kit, answers, templates=self.templates, base_url=self.base_url)]
+            for unit in run.overview:
+                rel = unit.files[0]
+                if run.changed_keys is None or not unit.reads.isdisjoint(run.changed_keys) or not self.written(rel):
+                    t0 = time.perf_counter()
+                    yield from unit.make()
+                    run.made_overview.add(rel)
+                    self.timings[f"overview: {rel}"] = time.perf_counter() - t0
         self.on_step()
 
     # -- planning --------------------------------------------------------------------

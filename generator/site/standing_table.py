@@ -4,7 +4,10 @@ the answers that changed and says which objects' standings moved.
 
 Compact, because a large layer's table holds five million standings: a context's rows of
 one object are plain tuples (:data:`~.contexts.StandingRow`), and equal rows are kept once
-(interned as they arrive: most of an object's standings differ only in the context)."""
+(interned as they arrive: most of an object's standings differ only in the context).
+
+Each object's contexts are kept in context order (:class:`~.contexts.ContextKey`'s), so a
+page reads them as they are, without sorting (a large layer's pages read five million)."""
 
 from __future__ import annotations
 
@@ -20,8 +23,8 @@ PerContext = dict[ContextKey, ContextRows]
 
 
 class Rows(Sequence):
-    """One object's standings in every context, sorted by context when first read (its
-    length is known without sorting)."""
+    """One object's standings in every context, in context order (the table keeps them so);
+    made into standings only when first read (its length is known without them)."""
 
     def __init__(self, per: PerContext, n: int | None = None) -> None:
         self.per = per
@@ -31,7 +34,7 @@ class Rows(Sequence):
     def _all(self) -> list[ObjectStanding]:
         if self._rows is None:
             self._rows = [ObjectStanding(key, fact, relevance)
-                          for key in sorted(self.per) for fact, relevance in self.per[key]]
+                          for key, rows in self.per.items() for fact, relevance in rows]
         return self._rows
 
     def __len__(self) -> int:
@@ -44,6 +47,10 @@ class Rows(Sequence):
 
     def __iter__(self):
         return iter(self._all())
+
+
+def _in_context_order(per: PerContext) -> PerContext:
+    return dict(sorted(per.items(), key=lambda item: item[0]))
 
 
 def count(per: PerContext) -> int:
@@ -108,12 +115,19 @@ class StandingTable:
             facts = _Facts()
             interned = (facts, _Interned(facts))
         self._interned = interned
+        #: The last context :meth:`add` was given, and whether every one came after the one
+        #: before (a first build adds them in context order; else :meth:`finish` sorts).
+        self._last_added: ContextKey | None = None
+        self._added_in_order = True
 
     def _kept(self, rows: ContextRows) -> ContextRows:
         return self._interned[1][rows]
 
     def add(self, key: ContextKey, standings: Mapping[str, ContextRows], excluded: Iterable[str]) -> None:
         """One more context's rows (a first build, in context order)."""
+        if self._last_added is not None and not self._last_added < key:
+            self._added_in_order = False
+        self._last_added = key
         by_uri, kept = self.by_uri, self._interned[1]
         for uri, rows in standings.items():
             per = by_uri.get(uri)
@@ -123,6 +137,9 @@ class StandingTable:
         self.excluded.update(excluded)
 
     def finish(self) -> "StandingTable":
+        if not self._added_in_order:
+            self.by_uri = {uri: _in_context_order(per) for uri, per in self.by_uri.items()}
+            self._added_in_order = True
         self.counts = {uri: count(per) for uri, per in self.by_uri.items()}
         return self
 
@@ -152,7 +169,10 @@ class StandingTable:
                 moved.add(uri)
                 per = dict(by_uri.get(uri, {}))
                 if uri in after:
+                    ahead = key not in per and per and not next(reversed(per)) < key
                     per[key] = self._kept(after[uri])
+                    if ahead:  # a context before the last one this object stands in
+                        per = _in_context_order(per)
                 else:
                     per.pop(key, None)
                 if per:

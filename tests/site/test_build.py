@@ -264,3 +264,34 @@ def test_real_layer_builds_and_links_resolve(real_layer, tmp_path):
             if target and not (site / target[0]).is_file():
                 missing.append((rel, url))
     assert missing == []
+
+
+def test_the_overview_files_are_made_with_the_collector_the_jobs_have(monkeypatch):
+    """The overview pages run after every context: the heap then holds the whole standing
+    table, which the collector must not walk again and again (it is frozen, as in the
+    jobs), and the collector is as it was once the build is over."""
+    import gc
+
+    from generator import workers
+    from generator.demo import demo_root
+    from generator.engine.compile import GitInfo
+    from generator.site import pipeline
+    from generator.site.build import SiteInputs, page_kit
+    from generator.site.templating import TEMPLATES_DIR
+    from generator.workspace import Workspace
+
+    seen: list[int] = []
+    real = pipeline.overview_files
+
+    def watched(*args, **kwargs):
+        seen.append(gc.get_threshold()[0])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "overview_files", watched)
+    before = gc.get_threshold()
+    ws = Workspace.open(demo_root())
+    kit = page_kit(SiteInputs(index=ws.index, label="t", files=ws.tree.files))
+    files = dict(pipeline.site_files(kit, GitInfo(), TEMPLATES_DIR))
+    assert "index.html" in files
+    assert seen == [max(before[0], workers.JOB_GEN0_THRESHOLD)]
+    assert gc.get_threshold() == before

@@ -109,3 +109,30 @@ def test_an_object_page_lists_its_groups_and_says_how_many_contexts_it_leaves_to
     assert '<a href="../../contexts/milestone/m1.html#x-issue~2FI0104">m1</a> (0.25)' in html
     assert "… and 51 more</td>" in html  # the first group, cut short
     assert "… and 51 more contexts; <a href=" in html  # and the page as a whole
+
+
+def _keys(*names: str) -> list[ContextKey]:
+    return [ContextKey(kind, ident, f"majordomus://{kind}/{ident}")
+            for kind, ident in (name.split(":") for name in names)]
+
+
+def test_the_table_keeps_each_objects_contexts_in_context_order():
+    """Pages read an object's contexts as the table keeps them (no sort): in context order
+    however they were added, and after an update that adds a context before the last."""
+    gov = StandingFact("selected", "governance", "required", 120)
+    far = StandingFact("excluded", "depth", "4 hops from a seed", 80)
+    uri = "majordomus://policy/p"
+    i1, i2, i3, m1 = _keys("issue:I1", "issue:I2", "issue:I3", "milestone:m1")
+    table = StandingTable()
+    for key in (i3, m1, i1):  # not in context order
+        table.add(key, {uri: ((tuple(gov), 1.0),)}, ())
+    table.finish()
+    assert list(table.by_uri[uri]) == [i1, i3, m1]
+    after, moved = table.updated([(i2, (), (), {uri: ((tuple(far), 0.5),)}, ())])
+    assert moved == {uri} and list(after.by_uri[uri]) == [i1, i2, i3, m1]
+    assert [s.context for s in after.view()[uri]] == [i1, i2, i3, m1]
+    # the page's groups read off the table equal those of the same standings one by one
+    rows = after.view()[uri]
+    assert standing_groups(rows) == standing_groups(list(rows))
+    assert [(f, [k for k, _ in m]) for _, f, m in standing_groups(rows)] == [
+        (gov, [i1, i3]), (far, [i2]), (gov, [m1])]

@@ -97,13 +97,21 @@ def standing_groups(standings: Iterable[ObjectStanding]) -> list[Group]:
     standing in exactly one group."""
     groups: dict[tuple[str, StandingFact], list] = {}
     if isinstance(standings, Rows):  # a build's table: its rows, without a standing each
-        per = standings.per
-        for key in sorted(per):
+        # in context order as the table keeps them; most contexts hold the very same
+        # (interned) rows of an object, so each distinct rows tuple of a kind is looked up
+        # in the groups once, by identity, and its facts hashed only then
+        targets: dict[tuple[str, int], list[tuple[list, float | None]]] = {}
+        for key, rows in standings.per.items():
             kind = key.kind
-            for fact, relevance in per[key]:
-                members = groups.get((kind, fact))
-                if members is None:
-                    members = groups[(kind, fact)] = []
+            target = targets.get((kind, id(rows)))
+            if target is None:
+                target = targets[(kind, id(rows))] = []
+                for fact, relevance in rows:
+                    members = groups.get((kind, fact))
+                    if members is None:
+                        members = groups[(kind, fact)] = []
+                    target.append((members, relevance))
+            for members, relevance in target:
                 members.append((key, relevance))
     else:
         for s in standings:
