@@ -40,7 +40,7 @@ from .models import (
 from .numbers import BYTES_PER_TOKEN, round3, tokens_for
 from .order import natural_key
 from .policy import EDGE_RULES, placement
-from .prepared import is_blocking_rule, is_stale, prepared
+from .prepared import is_blocking_rule, prepared
 from . import refits as _refits_module
 from .refits import _Refits
 from .request import ResolvedRequest
@@ -87,6 +87,7 @@ class _Budgeter:
         self.limit = req.request.budget_tokens
         self.cands: dict[str, Candidate] = dict(sel.candidates)
         self.seeds = set(req.object_seeds)
+        self.prep = prepared(index)
         self.excluded: list[Excluded] = []
         self.dedup: list[Deduplicated] = []
         self.conflicts: list[Conflict] = []
@@ -190,7 +191,7 @@ class _Budgeter:
                 detail=str(detail)), detail))
 
     def supersedes(self) -> None:
-        for later_uri in sorted(prepared(self.index).superseding.intersection(self.cands)):
+        for later_uri in sorted(self.prep.superseding.intersection(self.cands)):
             for edge in self.index.out_edges.get(later_uri, ()):
                 if edge.kind != "supersedes":
                     continue
@@ -207,10 +208,9 @@ class _Budgeter:
                              detail, _cost(cand.obj), cand.relevance)
 
     def stale(self) -> None:
-        for uri in sorted(prepared(self.index).stale.intersection(self.cands)):
+        # a candidate's object is the index's at its URI, which prepared found retired
+        for uri in sorted(self.prep.stale.intersection(self.cands)):
             cand = self.cands[uri]
-            if not is_stale(cand.obj):  # the index's object at the URI, as prepared saw it
-                continue
             status = cand.obj.status
             if uri in self.seeds:
                 self.diagnostics.append(Diagnostic(
@@ -251,9 +251,9 @@ class _Budgeter:
                 reason=ExclusionReason.unresolved,
                 detail=str(detail), cost_tokens=0, relevance=round3(cand.relevance * weight)),
                 detail))
-            prep = prepared(self.index)
             for _, item_i in found:
-                self.diagnostics.append(prep.unresolved_diagnostic(item_i, _unresolved_warning))
+                self.diagnostics.append(self.prep.unresolved_diagnostic(item_i,
+                                                                        _unresolved_warning))
 
     # -- spend ---------------------------------------------------------------------------
 
