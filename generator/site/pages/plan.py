@@ -41,7 +41,7 @@ def plan_view(kit: PageKit, answers: SiteAnswers) -> dict:
             "obj": m.obj, "title": _title(m.obj), "anchor": anchor,
             "context_href": ref.context(m.obj.uri), "object_href": kit.object_href(PAGE, m.obj.uri),
             "deps": [ref.item(d) for d in m.depends_on],
-            "issues": [ref.issue(i.uri) for i in m.issues],
+            "issues": [ref.issue_row(i.uri) for i in m.issues],
             "counts": [(s, n) for s, n in m.counts if n], "summary": _summary(m.counts),
             "critical": m.obj.uri in on_path, "finished": m.finished})
     picture = plan_picture(nodes, edges, STATE_COLORS)
@@ -50,7 +50,7 @@ def plan_view(kit: PageKit, answers: SiteAnswers) -> dict:
     return {
         "svg": picture, "sections": sections, "states": STATES,
         "critical": [ref.item(u) for u in plan.critical],
-        "ready": [ref.issue(u) for u in plan.ready],
+        "ready": [ref.issue_row(u, with_milestone=True) for u in plan.ready],
         "n_blocked": len(plan.blocked),
         "blocks": [{"by": ref.item(u) if u in index.objects else None,
                     "missing": None if u in index.objects else u.rsplit("/", 1)[-1],
@@ -65,7 +65,7 @@ def plan_view(kit: PageKit, answers: SiteAnswers) -> dict:
             "{n} milestones depend on no other and no other depends on them; they are listed "
             "below, not drawn.", unlinked).format(n=format_count(unlinked))
         if unlinked and picture else "",
-        "orphans": [ref.issue(i.uri) for i in plan.orphans],
+        "orphans": [ref.issue_row(i.uri) for i in plan.orphans],
         "n_milestones": len(plan.milestones),
         "bare": sum(1 for m in plan.milestones if not m.issues),
         "n_issues": sum(len(m.issues) for m in plan.milestones) + len(plan.orphans),
@@ -96,6 +96,7 @@ class _Refs:
         self.kit, self.answers, self.plan = kit, answers, plan
         self.on_path = set(plan.critical)
         self.summary = {m.obj.uri: _summary(m.counts) for m in plan.milestones}
+        self._issues: dict[str, dict] = {}
 
     def anchor(self, uri: str) -> str:
         return "m-" + urls.encode_name(self.kit.index.objects[uri].identity)
@@ -117,7 +118,27 @@ class _Refs:
                 "href": self.kit.object_href(PAGE, uri), "context_href": None,
                 "summary": "", "critical": False}
 
+    def issue_row(self, uri: str, with_milestone: bool = False) -> str:
+        """An issue's row of a list (``templates/rows.html``), kept between builds while the
+        issue and what its row shows stay the same: a large layer's plan has 10,000."""
+        i = self.issue(uri)
+        milestone = i["milestone"]
+        if with_milestone:
+            shows = (i["href"], i["state"], i["critical"],
+                     milestone and (milestone["href"], milestone["title"], milestone["identity"]))
+        else:
+            shows = (i["href"], i["state"], i["critical"], i["why"])
+        macro = "plan_ready_row" if with_milestone else "plan_issue_row"
+        return self.kit.row_html(macro, self.kit.index.objects[uri], i, shows)
+
     def issue(self, uri: str) -> dict:
+        """What a row shows of an issue (made once per page: a ready issue is listed twice)."""
+        made = self._issues.get(uri)
+        if made is None:
+            made = self._issues[uri] = self._issue(uri)
+        return made
+
+    def _issue(self, uri: str) -> dict:
         index = self.kit.index
         obj = index.objects[uri]
         state = self.plan.issue_states[uri]
