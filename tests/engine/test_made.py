@@ -24,6 +24,7 @@ from generator.engine.models import (
     Tier,
     WireModel,
     made,
+    made_entry,
     made_excluded,
     said,
 )
@@ -117,6 +118,17 @@ def test_an_entry_made_is_the_one_validated(uri, title, path, section, size, tie
                   facts=facts)
     _same(made(ContextEntry, provenance=made(EntryProvenance, **prov), **values),
           ContextEntry(provenance=EntryProvenance(**prov), **values))
+    # made by position, it is the one made by name, pickle and all
+    fast = made_entry(uri, "issue", title, made(EntryProvenance, **prov), tier, relevance, 1.0,
+                      (discovery,), 0, size, size, version, status, required, facts)
+    # by name in the fields' order, as the budget stage made it (a set's order is its
+    # insertion order's, and the pickle holds it)
+    by_name = {name: values.get(name) for name in ContextEntry.model_fields}
+    by_name["provenance"] = made(EntryProvenance, **prov)
+    generic = made(ContextEntry, **by_name)
+    _same(fast, ContextEntry(provenance=EntryProvenance(**prov), **values))
+    _same(fast, generic)
+    assert pickle.dumps(fast) == pickle.dumps(generic)
 
 
 def _rows(answer):
