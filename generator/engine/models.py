@@ -48,6 +48,7 @@ __all__ = [
     "made_excluded",
     "made_refused",
     "made_entry",
+    "made_discovery",
     "Refusal",
     "LazyPhrase",
 ]
@@ -215,6 +216,28 @@ class Discovery(Said):
     depth: int = Field(ge=0)
     confidence: float
     weight: float
+
+
+#: Discovery's fields, in the order :func:`made_discovery` writes them (checked: a field
+#: added to the model must be added there), and every one set
+_DISCOVERY_FIELDS = ("selector", "reason", "via", "edge", "depth", "confidence", "weight")
+assert tuple(Discovery.model_fields) == _DISCOVERY_FIELDS, "made_discovery writes every field"
+_DISCOVERY_SET = set(dict.fromkeys(_DISCOVERY_FIELDS))
+
+
+def made_discovery(phrase: Phrase | None, selector: Selector, reason: str, via: str | None,
+                   edge: str | None, depth: int, confidence: float,
+                   weight: float) -> Discovery:
+    """``made(Discovery, phrase, selector=..., ...)`` with every field given, by position:
+    the walk's discoveries (~100 an answer, one per step it keeps), without the keyword
+    dict, the merge with the defaults and the field walk per step."""
+    m = object.__new__(Discovery)
+    _setattr(m, "__dict__", {"selector": selector, "reason": reason, "via": via, "edge": edge,
+                             "depth": depth, "confidence": confidence, "weight": weight})
+    _setattr(m, "__pydantic_fields_set__", _DISCOVERY_SET.copy())
+    _setattr(m, "__pydantic_extra__", None)
+    _setattr(m, "__pydantic_private__", {"_phrase": phrase})
+    return m
 
 
 class EntryProvenance(WireModel):

@@ -24,6 +24,7 @@ from generator.engine.models import (
     Tier,
     WireModel,
     made,
+    made_discovery,
     made_entry,
     made_excluded,
     said,
@@ -100,6 +101,21 @@ def test_a_discovery_made_is_the_one_validated_defaults_and_all(
     for name in omit:  # a default left to the model: not among the fields set
         del values[name]
     _same(*_pair(Discovery, phrase, values))
+
+
+@settings(max_examples=200, deadline=None)
+@given(selector=st.sampled_from(Selector), reason=text, via=st.none() | text,
+       edge=st.none() | text, depth=count, confidence=unit, weight=unit,
+       phrase=st.none() | phrases)
+def test_a_discovery_made_by_position_is_the_one_made_and_the_one_validated(
+        selector, reason, via, edge, depth, confidence, weight, phrase):
+    values = dict(selector=selector, reason=reason, via=via, edge=edge, depth=depth,
+                  confidence=confidence, weight=weight)
+    fast = made_discovery(phrase, selector, reason, via, edge, depth, confidence, weight)
+    generic, validated = _pair(Discovery, phrase, values)
+    _same(fast, validated)
+    _same(fast, generic)
+    assert pickle.dumps(fast) == pickle.dumps(generic)
 
 
 @settings(max_examples=100, deadline=None)
