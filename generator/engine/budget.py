@@ -25,7 +25,6 @@ from .models import (
     ContextEntry,
     Deduplicated,
     Discovery,
-    EntryProvenance,
     Excluded,
     ExclusionReason,
     LazyPhrase,
@@ -33,6 +32,7 @@ from .models import (
     Tier,
     TierSpend,
     made,
+    made_entry,
     made_excluded,
     made_refused,
     said,
@@ -40,7 +40,7 @@ from .models import (
 from .numbers import BYTES_PER_TOKEN, round3, tokens_for
 from .order import natural_key
 from .policy import EDGE_RULES, placement
-from .prepared import is_blocking_rule, prepared
+from .prepared import Row, prepared
 from . import refits as _refits_module
 from .refits import _Refits
 from .request import ResolvedRequest
@@ -261,13 +261,12 @@ class _Budgeter:
         order = sorted(self.cands.values(), key=lambda c: (_TIER_RANK[c.tier], -c.relevance,
                                                            c.uri))
         seeds = self.seeds
-        costs: list[int] = []
+        row_of = self.prep.row
+        rows = [row_of(cand.obj) for cand in order]
+        costs = [row.cost for row in rows]
         required: list[bool] = []
-        for cand in order:
-            obj = cand.obj
-            cand.required = cand.required or cand.uri in seeds or obj.kind in (
-                "policy", "scope") or is_blocking_rule(obj)
-            costs.append(tokens_for(obj.provenance.bytes))
+        for cand, row in zip(order, rows):
+            cand.required = cand.required or row.required or cand.uri in seeds
             required.append(cand.required)
         # What may not be dropped is reserved first, so a droppable entry can never take the
         # room a required one needs: past the limit only when the required alone exceed it.
@@ -294,35 +293,25 @@ class _Budgeter:
                 continue
             else:
                 used += cost
-            row = tiers[cand.tier]
-            row[0] += 1
-            row[2] += cost
-            row[3] += 1 if cand.required else 0
-            selected.append(self.entry(cand, cost))
+            spent = tiers[cand.tier]
+            spent[0] += 1
+            spent[2] += cost
+            spent[3] += 1 if cand.required else 0
+            selected.append(self.entry(cand, rows[i]))
         self.excluded.extend(refused_rows(refusals, limit, used))
         return selected, used, required_tokens, tiers
 
-    def entry(self, cand: Candidate, cost: int) -> ContextEntry:
+    def entry(self, cand: Candidate, row: Row) -> ContextEntry:
         obj = cand.obj
         discoveries = list(cand.discoveries.values())
         if len(discoveries) > 1:  # most entries are reached one way
             discoveries.sort(key=lambda d: (-d.confidence, d.depth, _SELECTOR_RANK[d.selector],
                                             d.reason, d.via or ""))
         rounded = tuple([_rounded(d) for d in discoveries])
-        facts = dict(obj.facts)
-        state = self.index.issue_states.get(obj.uri)
-        if state is not None:
-            facts["state"] = state.state
-        prov = obj.provenance
-        return made(
-            ContextEntry, uri=obj.uri, kind=obj.kind, title=obj.title,
-            provenance=made(EntryProvenance, path=prov.path, directory=prov.directory,
-                            source_class=prov.source_class, section=prov.section,
-                            bytes=prov.bytes),
-            tier=cand.tier, relevance=round3(cand.relevance),
-            confidence=round3(max(d.confidence for d in discoveries)),
-            discovered_by=rounded, depth=cand.depth, cost_tokens=cost, cost_bytes=prov.bytes,
-            version=obj.version, status=obj.status, required=cand.required, facts=facts)
+        return made_entry(
+            obj.uri, obj.kind, obj.title, row.provenance, cand.tier, round3(cand.relevance),
+            round3(max(d.confidence for d in discoveries)), rounded, cand.depth, row.cost,
+            row.provenance.bytes, obj.version, obj.status, cand.required, dict(row.facts))
 
     def request_bound(self) -> None:
         floor = self.req.request.floor

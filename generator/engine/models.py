@@ -47,6 +47,8 @@ __all__ = [
     "made",
     "made_excluded",
     "made_refused",
+    "made_entry",
+    "made_discovery",
     "Refusal",
     "LazyPhrase",
 ]
@@ -216,6 +218,28 @@ class Discovery(Said):
     weight: float
 
 
+#: Discovery's fields, in the order :func:`made_discovery` writes them (checked: a field
+#: added to the model must be added there), and every one set
+_DISCOVERY_FIELDS = ("selector", "reason", "via", "edge", "depth", "confidence", "weight")
+assert tuple(Discovery.model_fields) == _DISCOVERY_FIELDS, "made_discovery writes every field"
+_DISCOVERY_SET = set(dict.fromkeys(_DISCOVERY_FIELDS))
+
+
+def made_discovery(phrase: Phrase | None, selector: Selector, reason: str, via: str | None,
+                   edge: str | None, depth: int, confidence: float,
+                   weight: float) -> Discovery:
+    """``made(Discovery, phrase, selector=..., ...)`` with every field given, by position:
+    the walk's discoveries (~100 an answer, one per step it keeps), without the keyword
+    dict, the merge with the defaults and the field walk per step."""
+    m = object.__new__(Discovery)
+    _setattr(m, "__dict__", {"selector": selector, "reason": reason, "via": via, "edge": edge,
+                             "depth": depth, "confidence": confidence, "weight": weight})
+    _setattr(m, "__pydantic_fields_set__", _DISCOVERY_SET.copy())
+    _setattr(m, "__pydantic_extra__", None)
+    _setattr(m, "__pydantic_private__", {"_phrase": phrase})
+    return m
+
+
 class EntryProvenance(WireModel):
     path: str
     directory: str
@@ -247,6 +271,35 @@ class ContextEntry(WireModel):
         if not data.get("facts"):
             data.pop("facts", None)
         return data
+
+
+#: ContextEntry's fields, in the order :func:`made_entry` writes them (checked: a field
+#: added to the model must be added there), and every one set, as :func:`made` sets them
+_ENTRY_FIELDS = ("uri", "kind", "title", "provenance", "tier", "relevance", "confidence",
+                 "discovered_by", "depth", "cost_tokens", "cost_bytes", "version", "status",
+                 "required", "facts")
+assert tuple(ContextEntry.model_fields) == _ENTRY_FIELDS, "made_entry writes every field"
+_ENTRY_SET = set(dict.fromkeys(_ENTRY_FIELDS))
+
+
+def made_entry(uri: str, kind: str, title: str | None, provenance: EntryProvenance,
+               tier: "Tier", relevance: float, confidence: float,
+               discovered_by: tuple[Discovery, ...], depth: int, cost_tokens: int,
+               cost_bytes: int, version: str | None, status: str | None, required: bool,
+               facts: dict[str, str]) -> ContextEntry:
+    """``made(ContextEntry, uri=..., ...)`` with every field given, by position: a large
+    answer's ~110 selected entries, without the keyword dict, the merge with the defaults
+    and the field walk per entry."""
+    m = _new(ContextEntry)
+    _setattr(m, "__dict__", {
+        "uri": uri, "kind": kind, "title": title, "provenance": provenance, "tier": tier,
+        "relevance": relevance, "confidence": confidence, "discovered_by": discovered_by,
+        "depth": depth, "cost_tokens": cost_tokens, "cost_bytes": cost_bytes,
+        "version": version, "status": status, "required": required, "facts": facts})
+    _setattr(m, "__pydantic_fields_set__", _ENTRY_SET.copy())
+    _setattr(m, "__pydantic_extra__", None)
+    _setattr(m, "__pydantic_private__", None)
+    return m
 
 
 class Excluded(Said):

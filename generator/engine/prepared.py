@@ -18,10 +18,11 @@ from ..model import LayerObject
 from ..paths import is_within
 from ..phrases import Phrase
 from .lru import LRU
-from .models import Discovery, Tier
+from .models import Discovery, EntryProvenance, Tier, made
+from .numbers import tokens_for
 from .policy import EDGE_RULES, STALE_STATUSES
 
-__all__ = ["Step", "Contract", "ScopeOffer", "Prepared", "prepared", "forget_prepared",
+__all__ = ["Step", "Contract", "ScopeOffer", "Row", "Prepared", "prepared", "forget_prepared",
            "SCOPE_MEMO_PATHS"]
 
 #: One offer of the scope or contract selector: the object, its relevance and tier, the
@@ -43,6 +44,19 @@ class Step(NamedTuple):
     reason: str
     #: the reason as a phrase (made once per rule, not per step of every walk)
     phrase: Phrase
+
+
+class Row(NamedTuple):
+    """What an object brings to every answer's row of it, whatever reached it: its cost,
+    whether the budget may never drop it, and (once it is selected) its entry's
+    provenance and facts."""
+
+    cost: int
+    #: a policy, a scope or a blocking rule: required in every answer
+    required: bool
+    provenance: EntryProvenance
+    #: the object's facts, its issue's derived state among them
+    facts: dict[str, str]
 
 
 @dataclass(frozen=True)
@@ -79,6 +93,25 @@ class Prepared:
     _objects: tuple[LayerObject, ...] = field(default=(), repr=False)
     _unresolved_warnings: dict = field(default_factory=dict, repr=False)
     _haystacks: list[tuple[str, str]] | None = field(default=None, repr=False)
+    _rows: dict[str, Row] = field(default_factory=dict, repr=False)
+    _issue_states: dict = field(default_factory=dict, repr=False)
+
+    def row(self, obj: LayerObject) -> Row:
+        """What ``obj`` brings to a row of any answer (:class:`Row`), made on first use: a
+        large layer's answers each spend ~700 candidates, mostly the same files again."""
+        found = self._rows.get(obj.uri)
+        if found is None:
+            prov = obj.provenance
+            facts = dict(obj.facts)
+            state = self._issue_states.get(obj.uri)
+            if state is not None:
+                facts["state"] = state.state
+            found = self._rows[obj.uri] = Row(
+                tokens_for(prov.bytes), obj.kind in ("policy", "scope") or is_blocking_rule(obj),
+                made(EntryProvenance, path=prov.path, directory=prov.directory,
+                     source_class=prov.source_class, section=prov.section, bytes=prov.bytes),
+                facts)
+        return found
 
     @property
     def haystacks(self) -> list[tuple[str, str]]:
@@ -189,6 +222,7 @@ def _build(index: Index) -> Prepared:
             prep.blocking_rules.append(obj)
     prep.governance = list(index.by_kind.get("policy", [])) + list(index.by_kind.get("scope", []))
     prep._objects = index.layer.objects
+    prep._issue_states = index.issue_states
     prep.superseding = frozenset(superseding)
     prep.stale = frozenset(uri for uri, obj in index.objects.items()
                            if obj.status and is_stale(obj))

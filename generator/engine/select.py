@@ -16,7 +16,7 @@ from ..index import Index
 from ..model import LayerObject
 from ..paths import is_within
 from ..phrases import Phrase, say, say_n
-from .models import Discovery, Selector, Tier, made
+from .models import Discovery, Selector, Tier, made, made_discovery
 from .policy import FIXED_RELEVANCE, INTENT_CEILING, TaskPlan, placed_tier, task_plan
 from .prepared import Prepared, ScopeOffer, is_blocking_rule, is_stale, prepared
 from .request import ResolvedRequest
@@ -101,7 +101,7 @@ class _Selector:
     def offer(self, obj: LayerObject, relevance: float, depth: int, tier: Tier,
               discovery: Discovery, how: Phrase, *, required: bool = False) -> bool:
         """Add or merge a candidate; below the floor it is only recorded. True if offered."""
-        if self.missed(obj, relevance, required):
+        if relevance < self.threshold and self.missed(obj, relevance, required):
             self.record_below(obj, relevance, depth, tier, discovery.via, how)
             return False
         cand = self.merge(obj, relevance, depth, tier, required)
@@ -159,13 +159,15 @@ class _Selector:
         at which its relevance improved, so expansion always uses its best relevance."""
         max_depth = self.req.request.max_depth
         objects = self.index.objects
+        steps_of = self.prep.steps.get
+        threshold = self.threshold
         best: dict[str, float] = {u: 1.0 for u in self.req.object_seeds}
         frontier: dict[str, float] = dict(best)
         for layer in range(1, max_depth + 1):
             improved: dict[str, float] = {}
             for u in sorted(frontier):
                 r_u = frontier[u]
-                for step in self.prep.steps.get(u, ()):
+                for step in steps_of(u, ()):
                     v = step.target
                     obj = objects.get(v)
                     if obj is None:
@@ -173,7 +175,7 @@ class _Selector:
                     r = r_u * step.weight
                     # offer() along the step, its discovery and words made only when kept
                     # (most steps reach a candidate by a path it already has a better one of)
-                    if self.missed(obj, r, False):
+                    if r < threshold and self.missed(obj, r, False):
                         self.record_below(obj, r, layer, self.tier_of(obj), u,
                                           _along(step.edge, u))
                         continue
@@ -182,11 +184,10 @@ class _Selector:
                     old = cand.discoveries.get(key)
                     if old is None or (layer, -step.weight, u) < (
                             old.depth, -old.weight, old.via or ""):
-                        cand.discoveries[key] = made(
-                            Discovery, step.phrase, selector=Selector.relation,
-                            reason=step.reason, via=u, edge=step.edge, depth=layer,
-                            confidence=1.0, weight=step.weight)
-                    if r >= self.threshold and r > best.get(v, -1.0):
+                        cand.discoveries[key] = made_discovery(
+                            step.phrase, Selector.relation, step.reason, u, step.edge, layer,
+                            1.0, step.weight)
+                    if r >= threshold and r > best.get(v, -1.0):
                         best[v] = r
                         improved[v] = max(improved.get(v, 0.0), r)
             frontier = improved

@@ -24,6 +24,8 @@ from generator.engine.models import (
     Tier,
     WireModel,
     made,
+    made_discovery,
+    made_entry,
     made_excluded,
     said,
 )
@@ -101,6 +103,21 @@ def test_a_discovery_made_is_the_one_validated_defaults_and_all(
     _same(*_pair(Discovery, phrase, values))
 
 
+@settings(max_examples=200, deadline=None)
+@given(selector=st.sampled_from(Selector), reason=text, via=st.none() | text,
+       edge=st.none() | text, depth=count, confidence=unit, weight=unit,
+       phrase=st.none() | phrases)
+def test_a_discovery_made_by_position_is_the_one_made_and_the_one_validated(
+        selector, reason, via, edge, depth, confidence, weight, phrase):
+    values = dict(selector=selector, reason=reason, via=via, edge=edge, depth=depth,
+                  confidence=confidence, weight=weight)
+    fast = made_discovery(phrase, selector, reason, via, edge, depth, confidence, weight)
+    generic, validated = _pair(Discovery, phrase, values)
+    _same(fast, validated)
+    _same(fast, generic)
+    assert pickle.dumps(fast) == pickle.dumps(generic)
+
+
 @settings(max_examples=100, deadline=None)
 @given(uri=text, title=maybe_text, path=text, section=maybe_text, size=count,
        tier=st.sampled_from(Tier), relevance=unit, required=st.booleans(),
@@ -117,6 +134,17 @@ def test_an_entry_made_is_the_one_validated(uri, title, path, section, size, tie
                   facts=facts)
     _same(made(ContextEntry, provenance=made(EntryProvenance, **prov), **values),
           ContextEntry(provenance=EntryProvenance(**prov), **values))
+    # made by position, it is the one made by name, pickle and all
+    fast = made_entry(uri, "issue", title, made(EntryProvenance, **prov), tier, relevance, 1.0,
+                      (discovery,), 0, size, size, version, status, required, facts)
+    # by name in the fields' order, as the budget stage made it (a set's order is its
+    # insertion order's, and the pickle holds it)
+    by_name = {name: values.get(name) for name in ContextEntry.model_fields}
+    by_name["provenance"] = made(EntryProvenance, **prov)
+    generic = made(ContextEntry, **by_name)
+    _same(fast, ContextEntry(provenance=EntryProvenance(**prov), **values))
+    _same(fast, generic)
+    assert pickle.dumps(fast) == pickle.dumps(generic)
 
 
 def _rows(answer):
