@@ -41,6 +41,13 @@ POOL_WORTH_SECONDS = 1.0
 #: that both workers stay busy to the end.
 CHUNK = 4
 
+#: The size asked for the pipe the workers' results come back through (Linux's default
+#: is 64 KB, less than a chunk of object pages or of one context's files): a worker then
+#: writes a chunk's results and goes on, instead of waiting, holding the pipe's lock, for
+#: the parent's result thread to read it piece by piece (a reader that needs the GIL for
+#: every piece, while the parent writes files). 1 MB is Linux's default most for one pipe.
+RESULT_PIPE_BYTES = 1 << 20
+
 #: The collector's youngest-generation threshold while jobs run (CPython's default is 700).
 #: A context's answer and page are tens of thousands of objects that live until the context
 #: is written and are then freed by reference counting; at 700 the collector walks them
@@ -161,6 +168,17 @@ def _worker_start() -> None:
     signal.pthread_sigmask(signal.SIG_UNBLOCK, _POOL_SIGNALS)
 
 
+def _widen_result_pipe(pool) -> None:
+    """Ask for :data:`RESULT_PIPE_BYTES` of buffer on the pool's result pipe (Linux; the
+    pool keeps the pipe as a private attribute: where either is missing, it stays as is)."""
+    try:
+        import fcntl
+
+        fcntl.fcntl(pool._outqueue._writer.fileno(), fcntl.F_SETPIPE_SZ, RESULT_PIPE_BYTES)
+    except (ImportError, AttributeError, OSError):  # pragma: no cover - not Linux, or
+        pass  # above the limit
+
+
 def _map(job: Callable[[T], R], items: list[T], n: int) -> Iterator[R]:
     global _JOB
     spent = 0.0
@@ -190,6 +208,7 @@ def _map(job: Callable[[T], R], items: list[T], n: int) -> Iterator[R]:
                                                             initializer=_worker_start)
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+        _widen_result_pipe(pool)
         with pool:
             pending: deque = deque()
             for chunk in chunks:
