@@ -17,9 +17,10 @@ from typing import Callable
 from ..engine.compile import GitInfo, compile_context, compile_with_reach
 from ..engine.models import CompileInput
 from ..engine.reach import Reach
-from .contexts import AnswerDigest, ContextKey, StandingRow, excluded_uris, standings_of
+from .contexts import AnswerDigest, ContextKey, excluded_uris, standings_of
 from .pages.context import context_files, pack_files, pack_paths
 from .pages.kit import PageKit
+from .standing_table import SentStandings, StandingsSender
 
 __all__ = ["ContextRecord", "context_job", "json_digest"]
 
@@ -32,9 +33,11 @@ class ContextRecord:
     files: list[tuple[str, bytes]]
     #: The answer's budget and entry counts, all the overview reads of it.
     counts: AnswerDigest
-    #: uri -> its standings in this context.
-    standings: dict[str, tuple[StandingRow, ...]]
-    #: What it adds to the dashboard's "most excluded" count.
+    #: uri -> its standings in this context, and what it adds to the dashboard's "most
+    #: excluded" count, as the job's process sends them (a :class:`.StandingsReceiver`
+    #: of the build reads them).
+    standings: SentStandings | None
+    #: The excluded uris, read (kept by serve: a rebuild takes them off the count).
     excluded: tuple[str, ...]
     #: What the answer depended on, as the engine declared it (kept by serve only).
     reach: Reach | None
@@ -46,13 +49,14 @@ class ContextRecord:
     #: pack again).
     pack_paths: frozenset[str] = frozenset()
 
-    def kept(self) -> "ContextRecord":
+    def kept(self, excluded: tuple[str, ...]) -> "ContextRecord":
         """What a build keeps between builds: neither the files (written) nor the
-        standings (the build's standing table holds them, by object)."""
+        standings (the build's standing table holds them, by object); the excluded uris
+        as received."""
         # interned: every context's paths arrive as separate strings from its worker, and
         # serve keeps 10,400 records of ~50 paths each on a large layer
         paths = frozenset(sys.intern(p) for p in self.pack_paths)
-        return ContextRecord([], self.counts, {}, self.excluded, self.reach, self.digest,
+        return ContextRecord([], self.counts, None, excluded, self.reach, self.digest,
                              self.seconds, paths)
 
 
@@ -75,6 +79,7 @@ def context_job(kit: PageKit, git: GitInfo, *, keep_json: bool) -> Callable[[Con
     answer to its record (``keep_json``: with the answer's reach, its JSON's digest and the
     paths its pack carries, which a rebuild plans with and compares; a one-off build needs
     none of them)."""
+    sender = StandingsSender()
 
     def job(key: ContextKey) -> ContextRecord:
         t0 = time.perf_counter()
@@ -88,8 +93,8 @@ def context_job(kit: PageKit, git: GitInfo, *, keep_json: bool) -> Callable[[Con
         json_bytes = files[0][1]
         return ContextRecord(
             files=files, counts=AnswerDigest.of(answer),
-            standings=standings_of(answer),
-            excluded=tuple(excluded_uris(answer)), reach=reach,
+            standings=sender.send(standings_of(answer), excluded_uris(answer)),
+            excluded=(), reach=reach,
             digest=json_digest(json_bytes, answer.fingerprint) if keep_json else b"",
             seconds=seconds, pack_paths=pack_paths(answer) if keep_json else frozenset())
 

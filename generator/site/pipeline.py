@@ -33,7 +33,7 @@ from .pages.context import context_files, pack_files
 from .pages.diagnostics import diagnostics_by_path
 from .pages.kit import PageKit
 from .pages.object import object_files
-from .standing_table import StandingTable
+from .standing_table import StandingsReceiver, StandingTable
 from .units import (
     CONTEXT_TEMPLATE,
     OBJECT_TEMPLATE,
@@ -165,8 +165,10 @@ class SiteBuild:
         seconds = 0.0
         self.on_stage("compiling contexts", len(run.to_compile))
         job = context_job(self.kit, self.git, keep_json=self.keep)
+        received = StandingsReceiver(run.table)  # the job's numbered standings, read
         for key, record in zip(run.to_compile, ordered_map(job, run.to_compile)):
             seconds += record.seconds
+            standings, excluded = received.receive(record.standings)
             before = None if run.first else old.contexts.get(key)
             if before is None or before.digest != record.digest:
                 run.answer_changed.add(key)
@@ -175,14 +177,14 @@ class SiteBuild:
                     continue  # only the fingerprint moved: the writer patches it in place
                 yield rel, data
             if run.first:
-                run.table.add(key, record.standings, record.excluded)
+                run.table.add_kept(key, standings, excluded)
             elif key in run.answer_changed:
                 run.changes.append((key, before.reach.objects if before else (),
-                                    before.excluded if before else (), record.standings,
-                                    record.excluded))
+                                    before.excluded if before else (), dict(standings),
+                                    excluded))
             run.digests[key] = record.counts
             if self.keep:
-                run.contexts[key] = record.kept()
+                run.contexts[key] = record.kept(tuple(excluded))
             self.on_step()
         self.timings["contexts: compile+render, summed"] = seconds
         self.timings["contexts: compile+render"] = time.perf_counter() - mark

@@ -7,16 +7,25 @@ one object are plain tuples (:data:`~.contexts.StandingRow`), and equal rows are
 (interned as they arrive: most of an object's standings differ only in the context).
 
 Each object's contexts are kept in context order (:class:`~.contexts.ContextKey`'s), so a
-page reads them as they are, without sorting (a large layer's pages read five million)."""
+page reads them as they are, without sorting (a large layer's pages read five million).
+
+An answer's standings cross from its worker as numbers (:class:`SentStandings`): each
+process numbers the uris and the distinct rows it sends, and sends each one's value only
+the first time. A large layer's 10,400 answers hold five million standings but fewer than
+100,000 distinct rows, so the build's main process (which receives every answer, and
+shares two cores with the workers) neither unpickles nor hashes them again and again."""
 
 from __future__ import annotations
 
+import os
 from collections import Counter
+from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence
 
 from .contexts import ContextKey, ObjectStanding, StandingFact, StandingRow
 
-__all__ = ["StandingTable", "Rows", "StandingsView"]
+__all__ = ["StandingTable", "Rows", "StandingsView", "SentStandings", "StandingsSender",
+           "StandingsReceiver"]
 
 ContextRows = tuple[StandingRow, ...]
 PerContext = dict[ContextKey, ContextRows]
@@ -125,15 +134,22 @@ class StandingTable:
 
     def add(self, key: ContextKey, standings: Mapping[str, ContextRows], excluded: Iterable[str]) -> None:
         """One more context's rows (a first build, in context order)."""
+        kept = self._interned[1]
+        self.add_kept(key, [(uri, kept[rows]) for uri, rows in standings.items()], excluded)
+
+    def add_kept(self, key: ContextKey, standings: Iterable[tuple[str, ContextRows]],
+                 excluded: Iterable[str]) -> None:
+        """:meth:`add` with each object's rows as this table keeps them (a
+        :class:`StandingsReceiver`'s)."""
         if self._last_added is not None and not self._last_added < key:
             self._added_in_order = False
         self._last_added = key
-        by_uri, kept = self.by_uri, self._interned[1]
-        for uri, rows in standings.items():
+        by_uri = self.by_uri
+        for uri, rows in standings:
             per = by_uri.get(uri)
             if per is None:
                 per = by_uri[uri] = {}
-            per[key] = kept[rows]
+            per[key] = rows
         self.excluded.update(excluded)
 
     def finish(self) -> "StandingTable":
@@ -188,3 +204,79 @@ class StandingTable:
             else:
                 counts.pop(uri, None)
         return StandingTable(by_uri, counts, excluded, self._interned), moved
+
+
+@dataclass(frozen=True, slots=True)
+class SentStandings:
+    """One answer's standings (:func:`~.contexts.standings_of`) and excluded uris as the
+    process that compiled it sends them: by the numbers that process gave each uri and each
+    distinct rows tuple, with the values of those it had not sent before."""
+
+    #: The sending process (its pid): each process numbers from 0.
+    sender: int
+    #: The uris and rows first sent here, numbered on from the last ones it sent.
+    new_uris: tuple[str, ...]
+    new_rows: tuple[ContextRows, ...]
+    #: Each object's number and its rows' number, in step (the answer's object order).
+    uris: list[int]
+    rows: list[int]
+    excluded: list[int]
+
+
+class StandingsSender:
+    """Numbers what one build's answers send, in the process that compiles them. A worker
+    forked from the process that made it (which may have compiled a few answers itself)
+    numbers anew: its numbers are its own, known by its pid."""
+
+    def __init__(self) -> None:
+        self._pid: int | None = None
+        self._uris: dict[str, int] = {}
+        self._rows: dict[ContextRows, int] = {}
+
+    def send(self, standings: Mapping[str, ContextRows], excluded: Iterable[str]) -> SentStandings:
+        pid = os.getpid()
+        if pid != self._pid:
+            self._pid, self._uris, self._rows = pid, {}, {}
+        numbers, row_numbers = self._uris, self._rows
+        new_uris: list[str] = []
+        new_rows: list[ContextRows] = []
+
+        def number(uri: str) -> int:
+            n = numbers.get(uri)
+            if n is None:
+                n = numbers[uri] = len(numbers)
+                new_uris.append(uri)
+            return n
+
+        uris, rows = [], []
+        for uri, made in standings.items():
+            uris.append(number(uri))
+            r = row_numbers.get(made)
+            if r is None:
+                r = row_numbers[made] = len(row_numbers)
+                new_rows.append(made)
+            rows.append(r)
+        return SentStandings(pid, tuple(new_uris), tuple(new_rows), uris, rows,
+                             [number(uri) for uri in excluded])
+
+
+class StandingsReceiver:
+    """The receiving end of a build's :class:`StandingsSender`: each sender's uris and rows
+    by number, the rows as ``table`` keeps them (interned once each). A sender's answers
+    must arrive in the order it sent them (the worker map's results do: a worker runs its
+    items in order, and they come back in order)."""
+
+    def __init__(self, table: StandingTable) -> None:
+        self._kept = table._interned[1]
+        self._uris: dict[int, list[str]] = {}
+        self._rows: dict[int, list[ContextRows]] = {}
+
+    def receive(self, sent: SentStandings) -> tuple[list[tuple[str, ContextRows]], list[str]]:
+        """``([(uri, its rows as kept), ...], the excluded uris)``."""
+        uris = self._uris.setdefault(sent.sender, [])
+        rows = self._rows.setdefault(sent.sender, [])
+        uris.extend(sent.new_uris)
+        kept = self._kept
+        rows.extend([kept[made] for made in sent.new_rows])
+        return ([(uris[u], rows[r]) for u, r in zip(sent.uris, sent.rows)],
+                [uris[u] for u in sent.excluded])

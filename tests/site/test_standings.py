@@ -136,3 +136,30 @@ def test_the_table_keeps_each_objects_contexts_in_context_order():
     assert standing_groups(rows) == standing_groups(list(rows))
     assert [(f, [k for k, _ in m]) for _, f, m in standing_groups(rows)] == [
         (gov, [i1, i3]), (far, [i2]), (gov, [m1])]
+
+
+def test_standings_cross_from_each_worker_as_numbers_and_read_as_sent():
+    """Each process numbers the uris and rows it sends and sends each value once; the
+    receiver reads every sender's answers (in its own order, interleaved with others') back
+    to the same standings, each rows tuple kept once by the table."""
+    import pickle
+
+    from generator.site.standing_table import StandingsReceiver, StandingsSender
+
+    gov = tuple(StandingFact("selected", "governance", "required", 120))
+    far = tuple(StandingFact("excluded", "depth", "4 hops from a seed", 80))
+    p, q = "majordomus://policy/p", "majordomus://policy/q"
+    answers = [({p: ((gov, 1.0),), q: ((far, 0.5),)}, [q]),
+               ({q: ((far, 0.5),)}, [q]),
+               ({p: ((gov, 1.0),), q: ((gov, 1.0), (far, 0.5))}, [q, p])]
+    one, two = StandingsSender(), StandingsSender()
+    sent = [one.send(*answers[0]), two.send(*answers[1]), one.send(*answers[2])]
+    object.__setattr__(sent[1], "sender", sent[0].sender + 1)  # as from another worker
+    assert sent[2].new_uris == () and sent[2].new_rows == (((gov, 1.0), (far, 0.5)),)
+    table = StandingTable()
+    received = StandingsReceiver(table)
+    for (standings, excluded), wire in zip(answers, sent):
+        rows, named = received.receive(pickle.loads(pickle.dumps(wire)))
+        assert dict(rows) == standings and named == excluded
+    again, _ = received.receive(pickle.loads(pickle.dumps(one.send(*answers[0]))))
+    assert again[0][1] is rows[0][1]  # p's rows, kept once
