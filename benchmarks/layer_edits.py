@@ -1,4 +1,4 @@
-"""The layer edits serve's benchmarks make (``bench_serve.py``, ``bench_open_first.py``): a
+"""The layer edits serve's benchmarks make (``bench_serve.py``, ``open_first.py``): a
 copy of a layer that may be written, a few files of each kind spread over it, and one edit
 of a file, and the pages open while it is edited. Imports ``generator`` only inside
 :func:`open_pages`, so a script timing another checkout (through ``PYTHONPATH``) can use

@@ -1,8 +1,9 @@
 """Serve on a big layer: the work from "edit written" to "first open page announced", step by
-step, per edit kind, in CPU and wall time. Run by hand, not by ``make test``::
+step, per edit kind, in CPU and wall time. Run by hand, neither by ``make test`` nor by
+``make bench`` (which runs the ``bench_*`` modules)::
 
-    python benchmarks/bench_open_first.py steps large      # the pre-page steps, no full build
-    python benchmarks/bench_open_first.py e2e medium       # a real first build, then edits
+    python benchmarks/open_first.py steps large      # the pre-page steps, no full build
+    python benchmarks/open_first.py e2e medium       # a real first build, then edits
 
 It imports ``generator`` from ``PYTHONPATH`` (a script, not a module of the package), so the
 same file times two checkouts side by side: ``PYTHONPATH=/tmp/old python ...``.
@@ -167,7 +168,6 @@ def _state_without_contexts(builder, sources, index, git):
 
 
 def steps(size: str) -> None:
-    from generator.engine.compile import GitInfo
     from generator.index import build_index
     from generator.rebuild.sources import load_all, read_all
     from generator.serve.incremental import IncrementalBuilder, OpenFirst
@@ -252,7 +252,7 @@ def e2e(size: str) -> None:
     try:
         root = copy_layer(_layer(size), base / "repo")
         builder = IncrementalBuilder(root, base / "site", label=root.name)
-        t0, c0 = time.perf_counter(), time.process_time()
+        c0 = time.process_time()
         first = builder.rebuild()
         print(f"# {size}: first build {first.seconds:.1f}s wall, "
               f"{time.process_time() - c0:.1f}s CPU (main process); generator from "
@@ -288,5 +288,5 @@ def e2e(size: str) -> None:
 
 if __name__ == "__main__":
     if len(sys.argv) != 3 or sys.argv[1] not in ("steps", "e2e"):
-        sys.exit("usage: bench_open_first.py steps|e2e demo|real|medium|large")
+        sys.exit("usage: open_first.py steps|e2e demo|real|medium|large")
     {"steps": steps, "e2e": e2e}[sys.argv[1]](sys.argv[2])
