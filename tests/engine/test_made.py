@@ -56,6 +56,14 @@ def _same(fast: WireModel, validated: WireModel) -> None:
         assert fast.phrase == validated.phrase
 
 
+def _same_three_ways(fast: WireModel, generic: WireModel, validated: WireModel) -> None:
+    """A row made by position is the one made by name and the one validated; even the
+    pickle is the one made by name's, byte for byte (the fields set, in the same order)."""
+    _same(fast, validated)
+    _same(fast, generic)
+    assert pickle.dumps(fast) == pickle.dumps(generic)
+
+
 def _pair(cls: type[WireModel], phrase, values: dict[str, Any]) -> tuple[WireModel, WireModel]:
     validated = cls(**values)
     if phrase is not None:
@@ -83,11 +91,7 @@ def test_an_exclusion_made_positionally_is_the_one_made_and_the_one_validated(
     values = dict(uri=uri, kind=kind, tier=tier, reason=reason, detail=detail,
                   cost_tokens=cost, relevance=relevance)
     fast = made_excluded(phrase, uri, kind, tier, reason, detail, cost, relevance)
-    generic, validated = _pair(Excluded, phrase, values)
-    _same(fast, validated)
-    _same(fast, generic)
-    # even the pickle is made's, byte for byte (the set of fields set in the same order)
-    assert pickle.dumps(fast) == pickle.dumps(generic)
+    _same_three_ways(fast, *_pair(Excluded, phrase, values))
 
 
 @settings(max_examples=200, deadline=None)
@@ -112,10 +116,7 @@ def test_a_discovery_made_by_position_is_the_one_made_and_the_one_validated(
     values = dict(selector=selector, reason=reason, via=via, edge=edge, depth=depth,
                   confidence=confidence, weight=weight)
     fast = made_discovery(phrase, selector, reason, via, edge, depth, confidence, weight)
-    generic, validated = _pair(Discovery, phrase, values)
-    _same(fast, validated)
-    _same(fast, generic)
-    assert pickle.dumps(fast) == pickle.dumps(generic)
+    _same_three_ways(fast, *_pair(Discovery, phrase, values))
 
 
 @settings(max_examples=100, deadline=None)
@@ -141,10 +142,8 @@ def test_an_entry_made_is_the_one_validated(uri, title, path, section, size, tie
     # insertion order's, and the pickle holds it)
     by_name = {name: values.get(name) for name in ContextEntry.model_fields}
     by_name["provenance"] = made(EntryProvenance, **prov)
-    generic = made(ContextEntry, **by_name)
-    _same(fast, ContextEntry(provenance=EntryProvenance(**prov), **values))
-    _same(fast, generic)
-    assert pickle.dumps(fast) == pickle.dumps(generic)
+    _same_three_ways(fast, made(ContextEntry, **by_name),
+                     ContextEntry(provenance=EntryProvenance(**prov), **values))
 
 
 def _rows(answer):
