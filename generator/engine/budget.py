@@ -278,7 +278,7 @@ class _Budgeter:
         refits: _Refits | None = None
         # the ~600 refusals of a large answer: recorded here, their rows made in one loop
         # once the spend is done (:func:`refused_rows`)
-        refusals: list[tuple[Candidate, int, int, int, bool, bool]] = []
+        refusals: list[tuple[Candidate, int, int, int, bool]] = []
         refused = refusals.append
         for i, cand in enumerate(order):
             cost = costs[i]
@@ -288,7 +288,7 @@ class _Budgeter:
                 if refits is None:
                     refits = _Refits(costs, required, required_tokens, limit)
                 needed, sure = refits.budget_to_include(i, used)
-                refused((cand, cost, used, needed, sure, refits.past_allowance))
+                refused((cand, cost, used, needed, sure))
                 tiers[cand.tier][1] += 1
                 continue
             else:
@@ -299,6 +299,8 @@ class _Budgeter:
             spent[3] += 1 if cand.required else 0
             selected.append(self.entry(cand, rows[i]))
         self.excluded.extend(refused_rows(refusals, limit, used))
+        if refits is not None and refits.unsearched:
+            self.diagnostics.append(allowance_diagnostic(refits.unsearched))
         return selected, used, required_tokens, tiers
 
     def entry(self, cand: Candidate, row: Row) -> ContextEntry:
@@ -409,91 +411,88 @@ _BEYOND_DEPTH = say_n("{n} hop from a seed ({how}), one beyond max_depth {max_de
 #: ``budget``; one refused at another says its own.
 _BUDGET_SURE = say_n("a budget of {n} tokens brings it in",
                      "a budget of {n} tokens brings it in", n=0)
-_BUDGET_PAST_ALLOWANCE = say_n(
-    "a budget of {n} tokens brings it in (none below {low} can; not searched past "
-    "{searches} refusals)",
-    "a budget of {n} tokens brings it in (none below {low} can; not searched past "
-    "{searches} refusals)", n=0, low=0, searches=0)
 _BUDGET_BOUND = say_n("a budget of {n} tokens brings it in (none below {low} can)",
                       "a budget of {n} tokens brings it in (none below {low} can)", n=0, low=0)
 _BUDGET_SURE_THEN = say_n("{used} of {limit} spent or reserved when refused; a budget of {n} "
                           "tokens brings it in",
                           "{used} of {limit} spent or reserved when refused; a budget of {n} "
                           "tokens brings it in", n=0, used=0, limit=0)
-_BUDGET_PAST_ALLOWANCE_THEN = say_n(
-    "{used} of {limit} spent or reserved when refused; a budget of {n} tokens brings it in "
-    "(none below {low} can; not searched past {searches} refusals)",
-    "{used} of {limit} spent or reserved when refused; a budget of {n} tokens brings it in "
-    "(none below {low} can; not searched past {searches} refusals)",
-    n=0, used=0, limit=0, low=0, searches=0)
 _BUDGET_BOUND_THEN = say_n("{used} of {limit} spent or reserved when refused; a budget of {n} "
                            "tokens brings it in (none below {low} can)",
                            "{used} of {limit} spent or reserved when refused; a budget of {n} "
                            "tokens brings it in (none below {low} can)",
                            n=0, used=0, limit=0, low=0)
 _SAY_SURE = Recounted(_BUDGET_SURE)
-_SAY_PAST_ALLOWANCE = Recounted(_BUDGET_PAST_ALLOWANCE)
 _SAY_BOUND = Recounted(_BUDGET_BOUND)
 _SAY_SURE_THEN = Recounted(_BUDGET_SURE_THEN)
-_SAY_PAST_ALLOWANCE_THEN = Recounted(_BUDGET_PAST_ALLOWANCE_THEN)
 _SAY_BOUND_THEN = Recounted(_BUDGET_BOUND_THEN)
 #: The templates of the sentences that leave the sum to the answer (a page that says a
 #: row from its phrase takes the sum from the answer's ``budget``).
-AT_FINAL_SUM = frozenset({_BUDGET_SURE.template, _BUDGET_PAST_ALLOWANCE.template,
-                          _BUDGET_BOUND.template})
+AT_FINAL_SUM = frozenset({_BUDGET_SURE.template, _BUDGET_BOUND.template})
 
 
 def budget_detail(used: int, limit: int, needed: int, sure: bool, low: int,
-                  past_allowance: bool, final: int) -> Phrase:
+                  final: int) -> Phrase:
     """What is particular to one refusal for budget: the budget that brings it back, and
     the pot when it was refused where that is not ``final``, the answer's final sum (its
     ``budget.used_tokens``, which the answer states once; its cost, the limit's meaning and
     the first-fit rule are the row's and the answer's own; the site says them once per
-    group). A budget found without settling the least one says the bound below which none
-    can, and why.
+    group). A budget found without settling the least one (or past the answer's allowance of
+    searches, which the answer states once: :func:`allowance_diagnostic`) says the bound
+    below which none can.
 
     One whole sentence per case, so a translation can order each its own way; the count
     is the budget's tokens (English says "tokens" either way, as it always did)."""
-    searches = _refits_module.MAX_REFIT_SEARCHES
     if used == final:
-        if sure:
-            return _SAY_SURE(needed)
-        if past_allowance:  # the allowance, stated where it changes the answer
-            return _SAY_PAST_ALLOWANCE(needed, low, searches)
-        return _SAY_BOUND(needed, low)
+        return _SAY_SURE(needed) if sure else _SAY_BOUND(needed, low)
     if sure:
         return _SAY_SURE_THEN(needed, used, limit)
-    if past_allowance:
-        return _SAY_PAST_ALLOWANCE_THEN(needed, used, limit, low, searches)
     return _SAY_BOUND_THEN(needed, used, limit, low)
 
 
-def refused_rows(refusals: list[tuple[Candidate, int, int, int, bool, bool]],
+#: What an answer says once when it has refusals past the allowance of searches for the
+#: least budget (:data:`.refits.MAX_REFIT_SEARCHES`): their rows name a budget that surely
+#: brings them in, with the bound, as a row whose search did not settle does.
+_PAST_ALLOWANCE = say_n(
+    "the least budget that brings a refused entry in is searched for in an answer's first "
+    "{searches} refusals for budget; the {n} refusal past them names a budget that surely "
+    "brings it in (everything before it fits, then it does) and the bound below which none "
+    "can",
+    "the least budget that brings a refused entry in is searched for in an answer's first "
+    "{searches} refusals for budget; the {n} refusals past them each name a budget that "
+    "surely brings it in (everything before it fits, then it does) and the bound below which "
+    "none can", n=0, searches=0)
+
+
+def allowance_diagnostic(past: int) -> Diagnostic:
+    """The answer's note that ``past`` of its refusals came after the allowance of searches
+    (an ``info``: a limit of the engine stated, not a problem of the layer or the request)."""
+    return Diagnostic(severity="info", code="refit_allowance",
+                      message=reworded(_PAST_ALLOWANCE, past, _refits_module.MAX_REFIT_SEARCHES))
+
+
+def refused_rows(refusals: list[tuple[Candidate, int, int, int, bool]],
                  limit: int, final: int) -> list[Excluded]:
     """The rows of one spend's refusals for budget, ``(candidate, cost, pot, budget that
-    brings it in, whether the least, whether past the allowance)`` each in spend order
+    brings it in, whether the least)`` each in spend order
     (``final``: the spend's final sum): each row's :class:`~.models.Refusal` kept in its
     private state, which makes its phrase (:func:`budget_detail`'s) only when asked; its
     English written here, with what repeats written once (the limit, the pot while it
-    stays: first fit refuses runs of entries at one sum, the allowance).
+    stays: first fit refuses runs of entries at one sum).
     ``tests/engine/test_budget_refits.py`` holds each row to the one made with
     :func:`budget_detail`'s phrase."""
     limit_text = f"{limit:,}"
-    searches_text = f"{_refits_module.MAX_REFIT_SEARCHES:,}"
-    sure_en, past_en, bound_en = _SURE_EN.format, _PAST_ALLOWANCE_EN.format, _BOUND_EN.format
-    sure_then, past_then, bound_then = (_SURE_THEN_EN.format, _PAST_ALLOWANCE_THEN_EN.format,
-                                        _BOUND_THEN_EN.format)
+    sure_en, bound_en = _SURE_EN.format, _BOUND_EN.format
+    sure_then, bound_then = _SURE_THEN_EN.format, _BOUND_THEN_EN.format
     rounded: dict[float, float] = {}
     record = tuple.__new__
     pot, pot_text = -1, ""
     rows = []
-    for cand, cost, used, needed, sure, past in refusals:
+    for cand, cost, used, needed, sure in refusals:
         low = used + cost
         if used == final:
             if sure:
                 detail = sure_en(f"{needed:,}")
-            elif past:
-                detail = past_en(f"{needed:,}", f"{low:,}", searches_text)
             else:
                 detail = bound_en(f"{needed:,}", f"{low:,}")
         else:
@@ -501,9 +500,6 @@ def refused_rows(refusals: list[tuple[Candidate, int, int, int, bool, bool]],
                 pot, pot_text = used, f"{used:,}"
             if sure:
                 detail = sure_then(f"{needed:,}", pot_text, limit_text)
-            elif past:
-                detail = past_then(f"{needed:,}", pot_text, limit_text, f"{low:,}",
-                                   searches_text)
             else:
                 detail = bound_then(f"{needed:,}", pot_text, limit_text, f"{low:,}")
         relevance = rounded.get(cand.relevance)
@@ -512,7 +508,7 @@ def refused_rows(refusals: list[tuple[Candidate, int, int, int, bool, bool]],
         uri, kind, tier = cand.uri, cand.obj.kind, cand.tier
         private = _Refused()
         private.record = record(Refusal, (uri, kind, tier, cost, relevance, used, needed, low,
-                                          sure, past, limit, final))
+                                          sure, limit, final))
         rows.append(made_refused(private, uri, kind, tier, detail, cost, relevance))
     return rows
 
@@ -526,7 +522,7 @@ class _Refused(LazyPhrase):
     @staticmethod
     def make(record: Refusal) -> Phrase:
         return budget_detail(record.used, record.limit, record.needed, record.sure,
-                             record.low, record.past, record.final)
+                             record.low, record.final)
 
 
 def _english_of(model: Phrase) -> str:
@@ -537,10 +533,8 @@ def _english_of(model: Phrase) -> str:
 
 
 _SURE_EN = _english_of(_BUDGET_SURE)
-_PAST_ALLOWANCE_EN = _english_of(_BUDGET_PAST_ALLOWANCE)
 _BOUND_EN = _english_of(_BUDGET_BOUND)
 _SURE_THEN_EN = _english_of(_BUDGET_SURE_THEN)
-_PAST_ALLOWANCE_THEN_EN = _english_of(_BUDGET_PAST_ALLOWANCE_THEN)
 _BOUND_THEN_EN = _english_of(_BUDGET_BOUND_THEN)
 
 

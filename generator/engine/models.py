@@ -326,8 +326,7 @@ class Refusal(NamedTuple):
     """A refusal for budget as the spend found it: the row's own values (``uri`` ..
     ``relevance``), the pot when it was refused (``used``), the budget that brings it in
     (``needed``) and the bound below which none can (``low``, its pot plus its cost),
-    whether that budget is the least (``sure``) or was not searched for (``past``: beyond
-    the answer's allowance), the limit, and the answer's final sum (``final``: its detail
+    whether that budget is the least (``sure``), the limit, and the answer's final sum (``final``: its detail
     says its pot only where that differs). What a row's detail sentence, its phrase and
     the page's row are each made from (a large answer has ~600: a tuple, not a model)."""
 
@@ -340,7 +339,6 @@ class Refusal(NamedTuple):
     needed: int
     low: int
     sure: bool
-    past: bool
     limit: int
     final: int
 

@@ -156,10 +156,10 @@ class _Refits:
         return used
 
     @property
-    def past_allowance(self) -> bool:
-        """The last answer came after the per-answer allowance of searches (so the budget
-        it named was not searched for; the answer's detail says so)."""
-        return self.searched > MAX_REFIT_SEARCHES
+    def unsearched(self) -> int:
+        """How many answers came after the per-answer allowance of searches (each named
+        the budget that surely brings its entry in; the answer says so once)."""
+        return max(0, self.searched - MAX_REFIT_SEARCHES)
 
     def budget_to_include(self, i: int, spent: int) -> tuple[int, bool]:
         cost = self.costs[i]

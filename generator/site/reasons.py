@@ -34,7 +34,8 @@ REASON_SENTENCES: dict[ExclusionReason, str] = {
         "row says otherwise. A row says a budget that brings it in: the least, unless the row "
         "also names a bound below which none can; then the least lies between the two, because "
         "earlier entries that then fit take the room first. The least is searched for in an "
-        "answer's first {allowance} refusals; a row past them says \"not searched\"."),
+        "answer's first {allowance} refusals only: a row past them names the budget that fits "
+        "everything before it and then it, with the bound."),
     ExclusionReason.relevance: N_(
         "Reached at a relevance below the request's floor of {floor}: each row says how it "
         "was reached and the floor that brings it in."),
@@ -59,12 +60,9 @@ REASON_SENTENCES: dict[ExclusionReason, str] = {
 #: budget row whose budget is the least only that budget (a number).
 ROW_SENTENCES: dict[str, str] = {
     "budget bound": N_("{n}; none below {low}"),
-    "budget past": N_("{n}; none below {low} (not searched)"),
     "budget spent": N_("{used} spent or reserved when refused; a budget of {n} brings it in"),
     "budget bound spent": N_("{used} spent or reserved when refused; a budget of {n} brings it "
                              "in, none below {low}"),
-    "budget past spent": N_("{used} spent or reserved when refused; a budget of {n} brings it "
-                            "in, none below {low} (not searched)"),
     "relevance": N_("{how}; a floor of {to_include} brings it in"),
     "relevance shown": N_("{how}, at relevance {relevance}; a floor of {to_include} brings it "
                           "in"),
@@ -77,7 +75,6 @@ ROW_SENTENCES: dict[str, str] = {
 _SHAPES: dict[tuple[ExclusionReason, frozenset[str]], str] = {
     (ExclusionReason.budget, frozenset({"n", "used", "limit"})): "budget",
     (ExclusionReason.budget, frozenset({"n", "used", "limit", "low"})): "budget bound",
-    (ExclusionReason.budget, frozenset({"n", "used", "limit", "low", "searches"})): "budget past",
     (ExclusionReason.depth, frozenset({"n", "how", "max_depth"})): "depth",
     (ExclusionReason.relevance,
      frozenset({"how", "relevance", "floor", "to_include"})): "relevance",

@@ -177,19 +177,19 @@ def test_every_row_of_real_answers_is_the_model_its_values_validate_to(layer, re
 
 @settings(max_examples=200, deadline=None)
 @given(uri=text, kind=maybe_text, tier=st.sampled_from(Tier), cost=count, relevance=unit,
-       used=count, needed=count, sure=st.booleans(), past=st.booleans(), limit=count,
-       final=count, ask_first=st.booleans())
+       used=count, needed=count, sure=st.booleans(), limit=count, final=count,
+       ask_first=st.booleans())
 def test_a_refusal_made_with_its_record_is_the_one_validated_with_its_phrase(
-        uri, kind, tier, cost, relevance, used, needed, sure, past, limit, final, ask_first):
+        uri, kind, tier, cost, relevance, used, needed, sure, limit, final, ask_first):
     """A refusal for budget keeps its record and makes its phrase when asked: asked for or
     not, it is the row validated with budget_detail's phrase (equal, same private state,
     repr, wire, pickle)."""
     from generator.engine.budget import _Refused, budget_detail
     from generator.engine.models import Refusal, made_refused
 
-    record = Refusal(uri, kind, tier, cost, relevance, used, needed, used + cost, sure, past,
-                     limit, final)
-    phrase = budget_detail(used, limit, needed, sure, used + cost, past, final)
+    record = Refusal(uri, kind, tier, cost, relevance, used, needed, used + cost, sure, limit,
+                     final)
+    phrase = budget_detail(used, limit, needed, sure, used + cost, final)
     private = _Refused()
     private.record = record
     fast = made_refused(private, uri, kind, tier, str(phrase), cost, relevance)

@@ -78,7 +78,7 @@ def test_refusals_from_their_records_are_those_from_their_phrases(layers, data, 
             x.uri, x.kind, x.tier, x.cost_tokens, x.relevance)
         assert r.limit == budget and r.low == r.used + r.cost and r.used + r.cost > budget
         assert r.final == answer.budget.used_tokens and r.used <= r.final
-        phrase = budget_detail(r.used, r.limit, r.needed, r.sure, r.low, r.past, r.final)
+        phrase = budget_detail(r.used, r.limit, r.needed, r.sure, r.low, r.final)
         slow = made_excluded(phrase, x.uri, x.kind, x.tier, x.reason, str(phrase),
                              x.cost_tokens, x.relevance)
         assert pickle.loads(pickle.dumps(x)) == slow and x == slow and x.phrase == phrase

@@ -249,20 +249,19 @@ class Written(dict):
 
 
 def refusal_sentences(particular: Particular
-                      ) -> dict[tuple[bool, bool, bool], Callable[[str, str, str], str] | None]:
-    """``(sure, past, at another sum than the group's)`` -> a budget row's sentence in the
+                      ) -> dict[tuple[bool, bool], Callable[[str, str, str], str] | None]:
+    """``(sure, at another sum than the group's)`` -> a budget row's sentence in the
     page's language (:meth:`~..reasons.Particular.budget_markup`), filled in by position
     with its budget, its sum and its bound (:func:`~generator.phrases.positional`: a
     ``str.format`` by position takes half the time of one by name); None: the row is said
     from its phrase. A sure row at the group's sum says only its budget, none of these."""
     sentences = {}
     for sure in (True, False):
-        for past in (True, False):
-            for other in (True, False):
-                shape = "budget" if sure else "budget past" if past else "budget bound"
-                sentence = particular.budget_markup(shape + (" spent" if other else ""))
-                sentences[sure, past, other] = (
-                    None if sentence is None else positional(sentence, ("n", "used", "low")).format)
+        for other in (True, False):
+            shape = "budget" if sure else "budget bound"
+            sentence = particular.budget_markup(shape + (" spent" if other else ""))
+            sentences[sure, other] = (
+                None if sentence is None else positional(sentence, ("n", "used", "low")).format)
     return sentences
 
 
@@ -360,8 +359,8 @@ class PageRows:
     def refusal_rows(self, xs: list[Excluded], records: list[Refusal]
                      ) -> tuple[int | None, list[str]]:
         """:meth:`refusals` from the rows' records (:func:`refusal_records`), in one loop:
-        each row's sentence known from its record (the least budget, a bound, past the
-        allowance; at the group's usual sum or another), its numbers written as they are
+        each row's sentence known from its record (the least budget, or one with a bound;
+        at the group's usual sum or another), its numbers written as they are
         (~600 rows a ``large`` page, each a name and a few numbers). The same rows as from
         the phrases (``tests/site/test_refusal_rows.py``)."""
         used = usual_sum(records)
@@ -376,12 +375,12 @@ class PageRows:
         count, number, heads, head = self.count, self.number, self._heads, self.head
         write = count.write
         rows = []
-        for x, (uri, _kind, _tier, cost, relevance, spent, needed, low, sure, past,
+        for x, (uri, _kind, _tier, cost, relevance, spent, needed, low, sure,
                 at, _final) in zip(xs, records):
             if at == limit and sure and spent == used:
                 said = write(needed)
             else:
-                sentence = sentences[sure, past, spent != used] if at == limit else None
+                sentence = sentences[sure, spent != used] if at == limit else None
                 if sentence is not None:
                     said = sentence(write(needed), count[spent], "" if sure else write(low))
                 else:  # said from its phrase, the general way, with its sums
