@@ -272,3 +272,20 @@ def test_no_english_sentence_hides_in_a_spoken_phrase(tmp_path, monkeypatch):
     assert len(spoken) > 100  # the pages spoke phrases with names in them
     assert sorted(v for v in spoken if not _is_words(v, data)) == []
     assert not _is_words("not held by the layer", data)  # the check can fail
+
+
+@pytest.mark.real_layer
+def test_the_refit_allowance_is_said_in_the_pages_language(tmp_path, monkeypatch):
+    """An answer with refusals past the allowance of searches says so once, in a diagnostic
+    without a file: its page says it translated, with no English place for it."""
+    if not (REAL_LAYER / ".ai" / "manifest.yaml").is_file():
+        pytest.skip("../shared/data/majordomus-layer is not present")
+    import generator.engine.refits as refits
+
+    monkeypatch.setattr(refits, "MAX_REFIT_SEARCHES", 1)
+    site, data = _pseudo_build(REAL_LAYER, tmp_path / "site", monkeypatch)
+    said = [p for p in _pages(site, "context")
+            if "refusals past them" in p.read_text(encoding="utf-8")]
+    assert said, "no context of the real layer has two refusals for budget"
+    assert leaks(site, said, data) == []
+    assert "(layer)" not in said[0].read_text(encoding="utf-8")
