@@ -230,3 +230,42 @@ def test_a_line_with_no_whitespace_is_its_own_one_line_form(text):
     if text is None:  # once: the fact the quick path rests on
         assert not [c for c in map(chr, range(sys.maxunicode + 1))
                     if c.isspace() and c != " " and c.isprintable()]
+
+
+def test_the_entry_memo_gives_the_same_bytes_and_stays_bounded(hostile, monkeypatch):
+    """Markdown entries are kept between packs (render._ENTRIES): a pack rendered with them
+    kept, with none kept and with a memo too small to keep its entries is the same bytes,
+    and the memo never holds more than its size."""
+    import importlib
+
+    from generator.pack.memo import Memo
+
+    render_module = importlib.import_module("generator.pack.render")  # not the function
+
+    ws, answer = hostile
+    cold = Memo(render_module.ENTRY_MEMO_SIZE)
+    monkeypatch.setattr(render_module, "_ENTRIES", cold)
+    first = pack_text(answer, ws.tree.files)
+    assert len(cold) == len(answer.selected)
+    assert pack_text(answer, ws.tree.files) == first  # every entry from the memo
+    tiny = Memo(2)
+    monkeypatch.setattr(render_module, "_ENTRIES", tiny)
+    assert pack_text(answer, ws.tree.files) == first
+    assert len(tiny) == 2
+    # an entry whose text changed (same path, same size) is made again, not reused
+    path = answer.selected[0].provenance.path
+    files = dict(ws.tree.files)
+    files[path] = bytes(b ^ 1 if 0x41 <= b <= 0x5a else b for b in files[path])
+    if files[path] != ws.tree.files[path]:
+        assert pack_text(answer, files) != first
+
+
+def test_a_memo_forgets_its_oldest_first():
+    from generator.pack.memo import Memo
+
+    memo = Memo(3)
+    for key in "abcd":
+        memo[key] = key.upper()
+    assert list(memo.items()) == [("b", "B"), ("c", "C"), ("d", "D")]
+    memo["c"] = "again"  # a key it holds: nothing forgotten
+    assert list(memo) == ["b", "c", "d"]
