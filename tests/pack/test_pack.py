@@ -200,10 +200,11 @@ def test_the_markdown_rendered_once_per_part_is_the_whole_render(hostile, empty)
 
 
 def test_entries_made_without_validation_equal_the_validated_ones(hostile):
-    """assemble makes its entries with engine.models.made: each must be what validating
+    """assemble makes its entries without validation (made_pack_entry): each must be what validating
     the same values makes, pickled and dumped the same (the hostile bodies included)."""
     import pickle
 
+    from generator.engine.models import made
     from generator.pack.models import PackEntry
 
     ws, answer = hostile
@@ -215,6 +216,8 @@ def test_entries_made_without_validation_equal_the_validated_ones(hostile):
         assert entry.model_dump_json() == validated.model_dump_json()
         assert entry.model_fields_set == validated.model_fields_set
         assert pickle.loads(pickle.dumps(entry)) == validated
+        # made by position (made_pack_entry), it is the one made by name, pickle and all
+        assert pickle.dumps(entry) == pickle.dumps(made(PackEntry, **entry.model_dump()))
 
 
 @given(st.one_of(st.none(), st.text(), st.text(alphabet=st.sampled_from(
@@ -269,3 +272,15 @@ def test_a_memo_forgets_its_oldest_first():
     assert list(memo.items()) == [("b", "B"), ("c", "C"), ("d", "D")]
     memo["c"] = "again"  # a key it holds: nothing forgotten
     assert list(memo) == ["b", "c", "d"]
+
+
+def test_a_file_given_again_is_the_same_text(hostile):
+    """decode_text keeps each file's text: the same bytes give the very same str (whose
+    hash the render's entry memo then reads without hashing the text again)."""
+    from generator.pack.assemble import decode_text
+
+    data = b"caf\xe9 and \xff\xfe\n"
+    first = decode_text(data)
+    assert first == ("caf\ufffd and \ufffd\ufffd\n", 3)
+    assert decode_text(bytes(data))[0] is first[0]
+    assert decode_text(b"plain\n") == ("plain\n", 0)
