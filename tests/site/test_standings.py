@@ -200,3 +200,21 @@ def test_standings_and_excluded_uris_are_every_demo_answers_own():
         assert list(made) == list(_standings_read_plainly(answer))  # and in the same order
         assert excluded_uris(answer) == [
             x.uri for x in answer.excluded if x.reason is not ExclusionReason.unresolved]
+
+
+def test_a_sender_numbers_each_value_once_in_the_order_first_sent():
+    """uris and rows are numbered on their own, from 0, in the order first sent (an
+    answer's objects, then its excluded uris); each value crosses once, a known one as its
+    number alone."""
+    from generator.site.standing_table import StandingsSender
+
+    gov = tuple(StandingFact("selected", "governance", "required", 120))
+    far = tuple(StandingFact("excluded", "depth", "4 hops from a seed", 80))
+    p, q, r = (f"majordomus://policy/{x}" for x in "pqr")
+    sender = StandingsSender()
+    first = sender.send({p: ((gov, 1.0),), q: ((far, 0.5),)}, [r, q])
+    assert (first.new_uris, first.uris, first.excluded) == ((p, q, r), [0, 1], [2, 1])
+    assert (first.new_rows, first.rows) == ((((gov, 1.0),), ((far, 0.5),)), [0, 1])
+    second = sender.send({r: ((far, 0.5),), p: ((gov, 1.0), (far, 0.5))}, [p])
+    assert (second.new_uris, second.uris, second.excluded) == ((), [2, 0], [0])
+    assert (second.new_rows, second.rows) == ((((gov, 1.0), (far, 0.5)),), [1, 2])
