@@ -75,7 +75,11 @@ class Said(WireModel):
 
     @property
     def phrase(self) -> Phrase | None:
-        return self._phrase
+        # read from the private dict itself: ``self._phrase`` is found only by pydantic's
+        # __getattr__, after Python's own look-up fails, through two AttributeErrors (~4 µs
+        # a read, and a build reads the phrase of every row it shows). A LazyPhrase makes
+        # its phrase when read so.
+        return self.__pydantic_private__["_phrase"]
 
 
 _M = TypeVar("_M", bound=Said)

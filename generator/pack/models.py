@@ -10,7 +10,7 @@ from pydantic import ConfigDict, Field
 from ..engine.models import CompileInput, CompileRequest, ExclusionReason, Seed, Tier, WireModel
 from ..engine.numbers import BYTES_PER_TOKEN
 
-__all__ = ["PackFormat", "PackInput", "PackEntry", "PackBudget", "PackSize", "Pack",
+__all__ = ["PackFormat", "PackInput", "PackEntry", "made_pack_entry", "PackBudget", "PackSize", "Pack",
            "PackOutput", "PACK_SCHEMA"]
 
 #: The pack's own format version (``Pack.schema``).
@@ -50,6 +50,33 @@ class PackEntry(WireModel):
                                 "are carried as U+FFFD; 0 for every text file.")
     text: str = Field(description="The file's own text: exactly the bytes its cost was "
                       "measured on, decoded as UTF-8.")
+
+
+#: PackEntry's fields, in the order :func:`made_pack_entry` writes them (checked: a field
+#: added to the model must be added there), and every one set, as ``made`` sets them
+_ENTRY_FIELDS = ("position", "uri", "kind", "title", "tier", "required", "reason", "path",
+                 "cost_tokens", "cost_bytes", "replaced_bytes", "text")
+assert tuple(PackEntry.model_fields) == _ENTRY_FIELDS, "made_pack_entry writes every field"
+_ENTRY_SET = set(dict.fromkeys(_ENTRY_FIELDS))
+_setattr = object.__setattr__
+
+
+def made_pack_entry(position: int, uri: str, kind: str, title: str | None, tier: Tier,
+                    required: bool, reason: str, path: str, cost_tokens: int, cost_bytes: int,
+                    replaced_bytes: int, text: str) -> PackEntry:
+    """``made(PackEntry, position=..., ...)`` with every field given, by position: one per
+    selected entry of every context a build packs (~110 a large one), without the keyword
+    dict, the merge with the defaults and the field walk per entry. Only for values
+    already of their field's type (the answer's own)."""
+    m = object.__new__(PackEntry)
+    _setattr(m, "__dict__", {
+        "position": position, "uri": uri, "kind": kind, "title": title, "tier": tier,
+        "required": required, "reason": reason, "path": path, "cost_tokens": cost_tokens,
+        "cost_bytes": cost_bytes, "replaced_bytes": replaced_bytes, "text": text})
+    _setattr(m, "__pydantic_fields_set__", _ENTRY_SET.copy())
+    _setattr(m, "__pydantic_extra__", None)
+    _setattr(m, "__pydantic_private__", None)
+    return m
 
 
 class PackBudget(WireModel):

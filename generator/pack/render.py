@@ -23,7 +23,8 @@ from typing import Callable
 from ..engine.numbers import BYTES_PER_TOKEN, fmt_number, tokens_for
 from ..jsonio import canonical_json
 from .assemble import short_uri
-from .models import Pack, PackFormat, PackSize
+from .memo import Memo
+from .models import Pack, PackEntry, PackFormat, PackSize
 
 __all__ = ["render", "render_markdown", "render_xml", "render_json", "fence_for",
            "xml_text", "XML_UNREPRESENTABLE"]
@@ -123,31 +124,56 @@ def _markdown_head(pack: Pack) -> str:
         "file's own text in a fence", "", ""])
 
 
-def _markdown_body(pack: Pack) -> str:
-    """Every entry under its heading, in a fence: the same whatever size the head states."""
-    out = []
-    for e in pack.entries:
+#: How many objects' Markdown entries a process keeps (:func:`_markdown_entry`): a build's
+#: packs repeat the same objects (50 consecutive packs of a large layer hold ~5,600 entries
+#: of ~600 files), and each costs its text's size.
+ENTRY_MEMO_SIZE = 5000
+_ENTRIES: Memo[tuple, bytes] = Memo(ENTRY_MEMO_SIZE)
+
+
+def _markdown_entry(e: PackEntry) -> bytes:
+    """An entry under its heading, in a fence, but for its position (``## 3. ``): the
+    same bytes in every pack that gives the object for the same reason, so made once."""
+    # everything the entry shows (its text last: compared only when the rest is equal),
+    # read from the model's __dict__ (a pydantic attribute is ~50 ns: see assemble)
+    f = e.__dict__
+    key = (f["uri"], f["tier"], f["cost_tokens"], f["required"], f["path"], f["reason"],
+           f["replaced_bytes"], f["text"])
+    block = _ENTRIES.get(key)
+    if block is None:
         fence = fence_for(e.text)
         flags = " · required" if e.required else ""
         replaced = (f" ({e.replaced_bytes} byte(s) not UTF-8 shown as U+FFFD)"
                     if e.replaced_bytes else "")
-        out.append(f"## {e.position}. {_one_line(e.uri)} · {e.tier} · "  # StrEnum: its value
-                   f"{e.cost_tokens:,} tokens{flags}")
         # the path, unless the identifier already is it (source files, documents, policy)
         where = "" if e.uri.endswith("/" + e.path) else f"{_one_line(e.path)} — "
-        out.append(f"{where}reached by {_one_line(e.reason)}{replaced}")
-        out.append("")
         body = e.text if e.text.endswith("\n") or not e.text else e.text + "\n"
-        out.append(f"{fence}{_lang(e.path)}\n{body}{fence}")
-        out.append("")
-    return "\n".join(out)
+        block = _ENTRIES[key] = (
+            f"{_one_line(e.uri)} · {e.tier} · {e.cost_tokens:,} tokens{flags}\n"  # StrEnum
+            f"{where}reached by {_one_line(e.reason)}{replaced}\n\n"
+            f"{fence}{_lang(e.path)}\n{body}{fence}\n").encode("utf-8")
+    return block
+
+
+def _markdown_body(pack: Pack) -> bytes:
+    """Every entry under its heading, in a fence, a blank line between two: the same
+    whatever size the head states. Joined once, as bytes (a large pack's body is ~100
+    entries and most of its bytes)."""
+    parts: list[bytes] = []
+    for e in pack.entries:
+        parts += (b"## %d. " % e.position, _markdown_entry(e), b"\n")
+    if parts:
+        parts.pop()  # no blank line after the last
+    return b"".join(parts)
 
 
 def render_markdown(pack: Pack) -> str:
     body = _markdown_body(pack)
     # the head ends in the blank line before the first entry; without entries the document
     # ends there too (the head's last newline is the join's, which has nothing to join)
-    return _markdown_head(pack) + body if body else _markdown_head(pack)[:-1]
+    if not body:
+        return _markdown_head(pack)[:-1]
+    return (_markdown_head(pack).encode("utf-8") + body).decode("utf-8")
 
 
 # -- XML ---------------------------------------------------------------------------------------
@@ -231,15 +257,15 @@ def _sized(pack: Pack, n_bytes: int, text_bytes: int) -> Pack:
     return pack.model_copy(update={"size": size})
 
 
-def _encoder(pack: Pack, fmt: PackFormat) -> Callable[[Pack], bytes]:
-    """How the pack, once its size is filled in, becomes bytes. Markdown states its size in
-    the head alone, so its body (most of the bytes and the time) is rendered and encoded
-    once, and each round of the size's fixed point renders only the head."""
+def _parts(pack: Pack, fmt: PackFormat) -> tuple[Callable[[Pack], bytes], bytes]:
+    """How the pack, once its size is filled in, becomes bytes: a head made of the sized
+    pack, then a body that does not depend on it. Markdown states its size in the head
+    alone, so its body (most of the bytes and the time) is rendered once, and each round
+    of the size's fixed point renders only the head (and measures, without joining)."""
     if fmt is PackFormat.markdown and pack.entries:
-        body = _markdown_body(pack).encode("utf-8")
-        return lambda sized: _markdown_head(sized).encode("utf-8") + body
+        return (lambda sized: _markdown_head(sized).encode("utf-8")), _markdown_body(pack)
     renderer = _RENDERERS[fmt]
-    return lambda sized: renderer(sized).encode("utf-8")
+    return (lambda sized: renderer(sized).encode("utf-8")), b""
 
 
 def _text_bytes(e) -> int:
@@ -251,12 +277,12 @@ def render(pack: Pack, fmt: PackFormat) -> tuple[Pack, bytes]:
     """The pack in ``fmt``, stating its own size; and the pack with that size filled in."""
     fmt = PackFormat(fmt)
     text_bytes = sum(_text_bytes(e) for e in pack.entries)
-    encode = _encoder(pack, fmt)
+    head_of, body = _parts(pack, fmt)
     n = text_bytes
     for _ in range(16):
         sized = _sized(pack, n, text_bytes)
-        data = encode(sized)
-        if len(data) == n:
-            return sized, data
-        n = len(data)
+        head = head_of(sized)
+        if len(head) + len(body) == n:
+            return sized, head + body
+        n = len(head) + len(body)
     raise AssertionError(f"the pack's size did not settle (last {n} bytes)")  # pragma: no cover

@@ -223,6 +223,22 @@ class SentStandings:
     excluded: list[int]
 
 
+class _Numbering(dict):
+    """Each key's number, from 0 in the order keys are first asked for; ``new`` holds the
+    keys first asked for since it was last emptied. A key numbered before (most of them:
+    an answer's objects and rows are mostly another's) is found by a plain subscript, in
+    C; only a new one calls :meth:`__missing__`."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.new: list = []
+
+    def __missing__(self, key):
+        n = self[key] = len(self)
+        self.new.append(key)
+        return n
+
+
 class StandingsSender:
     """Numbers what one build's answers send, in the process that compiles them. A worker
     forked from the process that made it (which may have compiled a few answers itself)
@@ -230,34 +246,22 @@ class StandingsSender:
 
     def __init__(self) -> None:
         self._pid: int | None = None
-        self._uris: dict[str, int] = {}
-        self._rows: dict[ContextRows, int] = {}
+        self._uris = _Numbering()
+        self._rows = _Numbering()
 
     def send(self, standings: Mapping[str, ContextRows], excluded: Iterable[str]) -> SentStandings:
         pid = os.getpid()
         if pid != self._pid:
-            self._pid, self._uris, self._rows = pid, {}, {}
-        numbers, row_numbers = self._uris, self._rows
-        new_uris: list[str] = []
-        new_rows: list[ContextRows] = []
-
-        def number(uri: str) -> int:
-            n = numbers.get(uri)
-            if n is None:
-                n = numbers[uri] = len(numbers)
-                new_uris.append(uri)
-            return n
-
-        uris, rows = [], []
-        for uri, made in standings.items():
-            uris.append(number(uri))
-            r = row_numbers.get(made)
-            if r is None:
-                r = row_numbers[made] = len(row_numbers)
-                new_rows.append(made)
-            rows.append(r)
-        return SentStandings(pid, tuple(new_uris), tuple(new_rows), uris, rows,
-                             [number(uri) for uri in excluded])
+            self._pid, self._uris, self._rows = pid, _Numbering(), _Numbering()
+        uris, rows = self._uris, self._rows
+        uris.new, rows.new = [], []
+        # the uris numbered in the answer's object order, then the excluded ones; the rows
+        # on their own, in the same order (a receiver numbers the new ones as they come)
+        uri_numbers = [uris[uri] for uri in standings]
+        row_numbers = [rows[made] for made in standings.values()]
+        excluded_numbers = [uris[uri] for uri in excluded]
+        return SentStandings(pid, tuple(uris.new), tuple(rows.new), uri_numbers, row_numbers,
+                             excluded_numbers)
 
 
 class StandingsReceiver:

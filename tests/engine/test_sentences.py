@@ -159,3 +159,20 @@ def test_a_phrase_survives_pickling_and_copying_and_takes_part_in_equality():
     assert "phrase" not in row.wire() and row.wire()["detail"] == str(phrase)
     bare = Excluded.model_validate_json(row.model_dump_json())
     assert bare.phrase is None and bare != row
+
+
+def test_a_rows_phrase_is_its_private_phrase_however_it_was_made():
+    """Said.phrase reads the private dict itself (not pydantic's __getattr__): the same
+    phrase as ``_phrase`` for a row validated, constructed, made, read back (none) and
+    copied."""
+    from generator.engine.models import made
+
+    phrase = say("folded into {kept}", kept="k")
+    values = dict(uri="u", kind="adr", tier=Tier.decision, reason=ExclusionReason.stale,
+                  detail=str(phrase), cost_tokens=1, relevance=0.5)
+    rows = [said(Excluded(**values), phrase), said(Excluded.model_construct(**values), phrase),
+            made(Excluded, phrase, **values), Excluded(**values),
+            Excluded.model_validate_json(Excluded(**values).model_dump_json())]
+    rows.append(rows[0].model_copy(update={"cost_tokens": 2}))
+    assert [r.phrase for r in rows] == [phrase, phrase, phrase, None, None, phrase]
+    assert all(r.phrase is r._phrase for r in rows)

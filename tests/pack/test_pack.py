@@ -200,10 +200,11 @@ def test_the_markdown_rendered_once_per_part_is_the_whole_render(hostile, empty)
 
 
 def test_entries_made_without_validation_equal_the_validated_ones(hostile):
-    """assemble makes its entries with engine.models.made: each must be what validating
+    """assemble makes its entries without validation (made_pack_entry): each must be what validating
     the same values makes, pickled and dumped the same (the hostile bodies included)."""
     import pickle
 
+    from generator.engine.models import made
     from generator.pack.models import PackEntry
 
     ws, answer = hostile
@@ -215,6 +216,8 @@ def test_entries_made_without_validation_equal_the_validated_ones(hostile):
         assert entry.model_dump_json() == validated.model_dump_json()
         assert entry.model_fields_set == validated.model_fields_set
         assert pickle.loads(pickle.dumps(entry)) == validated
+        # made by position (made_pack_entry), it is the one made by name, pickle and all
+        assert pickle.dumps(entry) == pickle.dumps(made(PackEntry, **entry.model_dump()))
 
 
 @given(st.one_of(st.none(), st.text(), st.text(alphabet=st.sampled_from(
@@ -230,3 +233,54 @@ def test_a_line_with_no_whitespace_is_its_own_one_line_form(text):
     if text is None:  # once: the fact the quick path rests on
         assert not [c for c in map(chr, range(sys.maxunicode + 1))
                     if c.isspace() and c != " " and c.isprintable()]
+
+
+def test_the_entry_memo_gives_the_same_bytes_and_stays_bounded(hostile, monkeypatch):
+    """Markdown entries are kept between packs (render._ENTRIES): a pack rendered with them
+    kept, with none kept and with a memo too small to keep its entries is the same bytes,
+    and the memo never holds more than its size."""
+    import importlib
+
+    from generator.pack.memo import Memo
+
+    render_module = importlib.import_module("generator.pack.render")  # not the function
+
+    ws, answer = hostile
+    cold = Memo(render_module.ENTRY_MEMO_SIZE)
+    monkeypatch.setattr(render_module, "_ENTRIES", cold)
+    first = pack_text(answer, ws.tree.files)
+    assert len(cold) == len(answer.selected)
+    assert pack_text(answer, ws.tree.files) == first  # every entry from the memo
+    tiny = Memo(2)
+    monkeypatch.setattr(render_module, "_ENTRIES", tiny)
+    assert pack_text(answer, ws.tree.files) == first
+    assert len(tiny) == 2
+    # an entry whose text changed (same path, same size) is made again, not reused
+    path = answer.selected[0].provenance.path
+    files = dict(ws.tree.files)
+    files[path] = bytes(b ^ 1 if 0x41 <= b <= 0x5a else b for b in files[path])
+    if files[path] != ws.tree.files[path]:
+        assert pack_text(answer, files) != first
+
+
+def test_a_memo_forgets_its_oldest_first():
+    from generator.pack.memo import Memo
+
+    memo = Memo(3)
+    for key in "abcd":
+        memo[key] = key.upper()
+    assert list(memo.items()) == [("b", "B"), ("c", "C"), ("d", "D")]
+    memo["c"] = "again"  # a key it holds: nothing forgotten
+    assert list(memo) == ["b", "c", "d"]
+
+
+def test_a_file_given_again_is_the_same_text(hostile):
+    """decode_text keeps each file's text: the same bytes give the very same str (whose
+    hash the render's entry memo then reads without hashing the text again)."""
+    from generator.pack.assemble import decode_text
+
+    data = b"caf\xe9 and \xff\xfe\n"
+    first = decode_text(data)
+    assert first == ("caf\ufffd and \ufffd\ufffd\n", 3)
+    assert decode_text(bytes(data))[0] is first[0]
+    assert decode_text(b"plain\n") == ("plain\n", 0)

@@ -163,3 +163,58 @@ def test_standings_cross_from_each_worker_as_numbers_and_read_as_sent():
         assert dict(rows) == standings and named == excluded
     again, _ = received.receive(pickle.loads(pickle.dumps(one.send(*answers[0]))))
     assert again[0][1] is rows[0][1]  # p's rows, kept once
+
+
+def _standings_read_plainly(answer) -> dict[str, tuple]:
+    """What standings_of says, read the obvious way (attributes, ``.value``, setdefault):
+    the reference its quick reads (a row's __dict__, str() of an enum) are held to."""
+    from generator.phrases import say
+    from generator.site.contexts import BUDGET_STANDING
+
+    out: dict[str, list] = {}
+    for e in answer.selected:
+        out.setdefault(e.uri, []).append(((
+            "selected", e.tier.value, "required" if e.required else "", e.cost_tokens, None),
+            e.relevance))
+    for x in answer.excluded:
+        budget = x.reason is ExclusionReason.budget
+        out.setdefault(x.uri, []).append(((
+            "excluded", x.reason.value, BUDGET_STANDING_DETAIL if budget else x.detail,
+            x.cost_tokens, BUDGET_STANDING if budget else x._phrase), x.relevance))
+    for d in answer.deduplicated:
+        folded = say("folded into {kept}", kept=d.kept)
+        for dropped in d.dropped:
+            out.setdefault(dropped, []).append(
+                (("deduplicated", d.key, str(folded), None, folded), None))
+    return {uri: tuple(rows) for uri, rows in out.items()}
+
+
+def test_standings_and_excluded_uris_are_every_demo_answers_own():
+    from generator.site.contexts import compile_one, context_keys, excluded_uris
+
+    index = Workspace.open(demo_root()).index
+    for key in context_keys(index):
+        answer = compile_one(index, key, GitInfo())
+        made = standings_of(answer)
+        assert made == _standings_read_plainly(answer), key
+        assert list(made) == list(_standings_read_plainly(answer))  # and in the same order
+        assert excluded_uris(answer) == [
+            x.uri for x in answer.excluded if x.reason is not ExclusionReason.unresolved]
+
+
+def test_a_sender_numbers_each_value_once_in_the_order_first_sent():
+    """uris and rows are numbered on their own, from 0, in the order first sent (an
+    answer's objects, then its excluded uris); each value crosses once, a known one as its
+    number alone."""
+    from generator.site.standing_table import StandingsSender
+
+    gov = tuple(StandingFact("selected", "governance", "required", 120))
+    far = tuple(StandingFact("excluded", "depth", "4 hops from a seed", 80))
+    p, q, r = (f"majordomus://policy/{x}" for x in "pqr")
+    sender = StandingsSender()
+    first = sender.send({p: ((gov, 1.0),), q: ((far, 0.5),)}, [r, q])
+    assert (first.new_uris, first.uris, first.excluded) == ((p, q, r), [0, 1], [2, 1])
+    assert (first.new_rows, first.rows) == ((((gov, 1.0),), ((far, 0.5),)), [0, 1])
+    second = sender.send({r: ((far, 0.5),), p: ((gov, 1.0), (far, 0.5))}, [p])
+    assert (second.new_uris, second.uris, second.excluded) == ((), [2, 0], [0])
+    assert (second.new_rows, second.rows) == ((((gov, 1.0), (far, 0.5)),), [1, 2])
