@@ -10,8 +10,8 @@ from pydantic import ConfigDict, Field
 from ..engine.models import CompileInput, CompileRequest, ExclusionReason, Seed, Tier, WireModel
 from ..engine.numbers import BYTES_PER_TOKEN
 
-__all__ = ["PackFormat", "PackInput", "PackEntry", "made_pack_entry", "PackBudget", "PackSize", "Pack",
-           "PackOutput", "PACK_SCHEMA"]
+__all__ = ["PackFormat", "PackInput", "PackEntry", "made_pack_entry", "PackBudget", "PackSize",
+           "Pack", "PackOutput", "PACK_SCHEMA"]
 
 #: The pack's own format version (``Pack.schema``).
 PACK_SCHEMA = 1
