@@ -12,19 +12,19 @@ from markupsafe import Markup, escape
 from ...diagnostics import Diagnostic
 from ...jsonio import canonical_json
 from ...model import LayerObject
-from ...query.crossref import cross_ref_query
-from ...query.models import Trace
+from ...query.crossref import CROSS_REF_ORDER, Walk, cross_ref_walk
 from .. import urls
 from ..contexts import ContextKey, ObjectStanding, StandingFact
 from ..fieldtext import field_rows
-from ..i18n import N_, _, format_count, format_number, ngettext, speak, speak_or
+from ..i18n import N_, _, format_count, format_number, ngettext, speak
 from ..records import EdgeRecord, ObjectRecord, StandingGroup, UnresolvedRecord
 from ..standing_table import Rows
 from .diagnostics import said
 from .kit import PageKit, path_resolver
+from .object_rows import edges_in, edges_out, walk_rows
 
 __all__ = ["object_record", "object_files", "standing_groups", "shown_counts",
-           "MAX_STANDINGS_SHOWN", "STANDING_NAMES", "standing_counts", "trace_intro"]
+           "MAX_STANDINGS_SHOWN", "STANDING_NAMES", "standing_counts", "walk_intro"]
 
 #: Object pages list at most this many contexts, every distinct standing first (up to this
 #: many); the JSON lists all of them. A listed context is a link to the object's row on its
@@ -66,14 +66,13 @@ def _standing_detail(fact: StandingFact) -> str:
     return fact.detail
 
 
-def trace_intro(trace: Trace) -> Markup:
+def walk_intro(walk: Walk) -> Markup:
     """"Query as executed: <query> — N objects reached, the first M shown; ordered by …":
     one sentence, its query as code."""
-    rules = trace.order_by_said()
-    order = speak(rules[0]) if rules else ""
-    for rule in rules[1:]:
+    order = speak(CROSS_REF_ORDER[0])
+    for rule in CROSS_REF_ORDER[1:]:
         order = _("{earlier}, then {next}").format(earlier=order, next=speak(rule))
-    n, shown = trace.candidates_matched, len(trace.hits)
+    n, shown = len(walk.hits), min(len(walk.hits), walk.cap)
     if n > shown:
         template = ngettext("Query as executed: {query} — {n} object reached, the first {shown} "
                             "shown; ordered by {order}.",
@@ -83,7 +82,7 @@ def trace_intro(trace: Trace) -> Markup:
         template = ngettext("Query as executed: {query} — {n} object reached; ordered by {order}.",
                             "Query as executed: {query} — {n} objects reached; ordered by "
                             "{order}.", n)
-    return escape(template).format(query=Markup("<code>{}</code>").format(trace.query),
+    return escape(template).format(query=Markup("<code>{}</code>").format(walk.query),
                                    n=format_count(n), shown=format_count(shown), order=order)
 
 
@@ -236,7 +235,8 @@ def object_files(kit: PageKit, obj: LayerObject, standings: Sequence[ObjectStand
     if obj.body and obj.body.strip():
         body_html = kit.md.render(obj.body, obj.provenance.directory, path_resolver(kit.index, page, linked))
     rel = lambda target: urls.relative(page, target) if target else None  # noqa: E731
-    xref = cross_ref_query(kit.index, obj.uri)
+    walk = cross_ref_walk(kit.index, obj.uri)
+    xref_hits, xref_unresolved = walk_rows(kit, page, walk)
     state = kit.index.issue_states.get(obj.uri)
     shown = _group_rows(kit, page, record.context_anchor, groups)
     html = kit.render(
@@ -246,8 +246,8 @@ def object_files(kit: PageKit, obj: LayerObject, standings: Sequence[ObjectStand
         rec=record,
         body_html=body_html,
         fields=field_rows(obj.fields),
-        edges_out=[(e, rel(e.page)) for e in record.edges_out],
-        edges_in=[(e, rel(e.page)) for e in record.edges_in],
+        edges_out=edges_out(kit, page, kit.index.out_edges.get(obj.uri, ())),
+        edges_in=edges_in(kit, page, kit.index.in_edges.get(obj.uri, ())),
         groups=shown,
         standings_hidden=sum(len(g[2]) for g in groups) - sum(r[5] for r in shown),
         standing_counts=standing_counts(_counts(groups)),
@@ -256,11 +256,10 @@ def object_files(kit: PageKit, obj: LayerObject, standings: Sequence[ObjectStand
         own_context=kit.context_href(page, own_context) if own_context else None,
         json_href=rel(urls.object_json(obj.uri)),
         diagnostics=[(d, said(d)) for d in diagnostics],
-        xref=xref,
-        xref_intro=trace_intro(xref),
-        xref_hits=[(h, kit.object_href(page, h.anchor), speak_or(h.why_said(), h.why))
-                   for h in xref.hits],
-        xref_unresolved=[(e, speak_or(e.why_said(), e.why)) for e in xref.unresolved_edges],
+        xref_reached=len(walk.hits),
+        xref_intro=walk_intro(walk),
+        xref_hits=xref_hits,
+        xref_unresolved=xref_unresolved,
         provisional=provisional,
     )
     return [(urls.object_json(obj.uri), canonical_json(record)), (page, html)], linked

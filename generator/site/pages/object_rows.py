@@ -1,0 +1,75 @@
+"""The rows of an object page as plain values: its edges both ways and its cross-reference
+walk. A large layer has 30,000 object pages of some twenty walk hits and a handful of edges
+each; made as wire models (validated, their sentences stored twice) these rows cost more
+than the rest of the page. The JSON API and the query surfaces keep the models
+(:mod:`generator.site.records`, :func:`generator.query.crossref.cross_ref_query`)."""
+
+from __future__ import annotations
+
+from typing import Iterable, NamedTuple
+
+from ...index import Edge
+from ...phrases import Phrase
+from ...query.crossref import Walk
+from ..i18n import speak
+from .kit import PageKit
+
+__all__ = ["EdgeRow", "HitRow", "GapRow", "edges_out", "edges_in", "walk_rows"]
+
+
+class EdgeRow(NamedTuple):
+    """An edge as the page lists it: its kind, the field that declares it, the object at its
+    other end and the link to that object's page (None: the layer does not hold it)."""
+
+    edge: str
+    field: str
+    uri: str
+    href: str | None
+
+
+class HitRow(NamedTuple):
+    """An object the walk reached: its URI, title (None: it has none), the link to its
+    page and why it was reached, in the page's language."""
+
+    uri: str
+    title: str | None
+    href: str | None
+    why: str
+
+
+class GapRow(NamedTuple):
+    """A reference the walk found leading to no object: its field, the declaring object
+    without its scheme, the reference as written, why (in the page's language), and whether
+    it is unresolved (else external, named and outside the layer)."""
+
+    field: str
+    source: str
+    reference: str
+    why: str
+    unresolved: bool
+
+
+def edges_out(kit: PageKit, page: str, edges: Iterable[Edge]) -> list[EdgeRow]:
+    return [EdgeRow(e.kind, e.field, e.target, kit.object_href(page, e.target)) for e in edges]
+
+
+def edges_in(kit: PageKit, page: str, edges: Iterable[Edge]) -> list[EdgeRow]:
+    return [EdgeRow(e.kind, e.field, e.source, kit.object_href(page, e.source)) for e in edges]
+
+
+def walk_rows(kit: PageKit, page: str, walk: Walk) -> tuple[list[HitRow], list[GapRow]]:
+    """The walk's hits the page lists (as many as its trace would) and its unresolved
+    references (every one)."""
+    said: dict[Phrase, str] = {}  # the hits of one step share their sentence: said once
+
+    def spoken(phrase: Phrase) -> str:
+        text = said.get(phrase)
+        if text is None:
+            text = said[phrase] = speak(phrase)
+        return text
+
+    hits = [HitRow(h.uri, h.title, kit.object_href(page, h.uri), spoken(h.why))
+            for h in walk.hits[:walk.cap]]
+    gaps = [GapRow(g.field, g.source.split("://", 1)[-1], g.reference, speak(g.why),
+                   g.unresolved) for g in walk.unresolved]
+    return hits, gaps

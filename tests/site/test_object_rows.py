@@ -1,0 +1,78 @@
+"""An object page's rows are plain values (:mod:`generator.site.pages.object_rows`) made
+without the wire models; they say exactly what the models say: the walk's hits and
+unresolved references what ``cross_ref_query``'s trace says, its edges what the object's
+record says. Checked on every object of the demo and the real layer, in both languages."""
+
+from __future__ import annotations
+
+import pytest
+
+from generator.demo import demo_root
+from generator.engine.compile import GitInfo
+from generator.query.crossref import cross_ref_query, cross_ref_walk
+from generator.site import i18n, urls
+from generator.site.build import SiteInputs, page_kit
+from generator.site.pages.object import object_record
+from generator.site.pages.object_rows import edges_in, edges_out, walk_rows
+from generator.workspace import Workspace
+
+
+def _kit(repo):
+    return page_kit(SiteInputs(index=Workspace.open(repo).index, git=GitInfo(), label="t"))
+
+
+@pytest.fixture(scope="module")
+def demo_kit():
+    return _kit(demo_root())
+
+
+def _walk_rows_match_the_trace(kit, depth=None, limit=None):
+    index = kit.index
+    for uri in sorted(index.objects):
+        page = urls.object_page(uri)
+        trace = cross_ref_query(index, uri, depth, limit)
+        hits, gaps = walk_rows(kit, page, cross_ref_walk(index, uri, depth, limit))
+        assert hits == [(h.anchor, h.title, kit.object_href(page, h.anchor),
+                         i18n.speak(h.why_said())) for h in trace.hits], uri
+        assert gaps == [(e.field, e.source.split("://", 1)[-1], e.reference,
+                         i18n.speak(e.why_said()), e.why.startswith("unresolved"))
+                        for e in trace.unresolved_edges], uri
+
+
+def _edge_rows_match_the_record(kit):
+    index = kit.index
+    for uri in sorted(index.objects):
+        page = urls.object_page(uri)
+        record = object_record(kit, index.objects[uri], [])
+        rel = lambda target: urls.relative(page, target) if target else None  # noqa: E731
+        assert edges_out(kit, page, index.out_edges.get(uri, ())) == [
+            (e.edge, e.field, e.uri, rel(e.page)) for e in record.edges_out], uri
+        assert edges_in(kit, page, index.in_edges.get(uri, ())) == [
+            (e.edge, e.field, e.uri, rel(e.page)) for e in record.edges_in], uri
+
+
+@pytest.mark.parametrize("lang", ["en", "cs"])
+def test_the_walks_rows_say_what_its_trace_says(demo_kit, lang):
+    with i18n.using(lang):
+        _walk_rows_match_the_trace(demo_kit)
+        _walk_rows_match_the_trace(demo_kit, depth=4, limit=3)
+
+
+def test_the_edge_rows_say_what_the_record_says(demo_kit):
+    _edge_rows_match_the_record(demo_kit)
+
+
+def test_the_rows_of_the_real_layer(real_layer):
+    kit = _kit(real_layer)
+    with i18n.using("cs"):
+        _walk_rows_match_the_trace(kit)
+    _edge_rows_match_the_record(kit)
+
+
+def test_hits_reached_over_one_step_share_their_sentence(demo_kit):
+    walk = cross_ref_walk(demo_kit.index, "offline-reads", 1)
+    whys = {}
+    for hit in walk.hits:
+        whys.setdefault(hit.why, hit.why)
+        assert whys[hit.why] is hit.why  # one phrase per step, not one per hit
+    assert len(whys) < len(walk.hits)
