@@ -10,18 +10,18 @@ from typing import Iterable, Sequence
 from markupsafe import Markup, escape
 
 from ...diagnostics import Diagnostic
-from ...jsonio import canonical_json
+from ...jsonio import canonical_wire_json
 from ...model import LayerObject
 from ...query.crossref import CROSS_REF_ORDER, Walk, cross_ref_walk
 from .. import urls
 from ..contexts import ContextKey, ObjectStanding, StandingFact
 from ..fieldtext import field_rows
 from ..i18n import N_, _, format_count, format_number, ngettext, speak
-from ..records import EdgeRecord, ObjectRecord, StandingGroup, UnresolvedRecord
 from ..standing_table import Rows
 from .diagnostics import said
 from .kit import PageKit, path_resolver
-from .object_rows import edges_in, edges_out, walk_rows
+from .object_json import object_record, object_wire
+from .object_rows import EdgeRow, edges_in, edges_out, walk_rows
 
 __all__ = ["object_record", "object_files", "standing_groups", "shown_counts",
            "MAX_STANDINGS_SHOWN", "STANDING_NAMES", "standing_counts", "walk_intro"]
@@ -135,36 +135,6 @@ def shown_counts(sizes: Sequence[int], most: int = MAX_STANDINGS_SHOWN) -> list[
     return shown
 
 
-def object_record(kit: PageKit, obj: LayerObject, groups: Sequence[Group]) -> ObjectRecord:
-    index = kit.index
-    state = index.issue_states.get(obj.uri)
-
-    def edge(e_kind: str, fld: str, uri: str) -> EdgeRecord:
-        return EdgeRecord(edge=e_kind, field=fld, uri=uri,
-                          page=urls.object_page(uri) if uri in index.objects else None)
-
-    rows = [StandingGroup(context_kind=kind, standing=fact.standing, word=fact.word,
-                          detail=fact.detail, cost_tokens=fact.cost_tokens,
-                          contexts=[(key.identity, relevance) for key, relevance in members])
-            for kind, fact, members in groups]
-    return ObjectRecord(
-        uri=obj.uri, kind=obj.kind, identity=obj.identity, title=obj.title, summary=obj.summary,
-        status=obj.status, state=state.state if state else None,
-        state_reasons=list(state.reasons) if state else [], version=obj.version,
-        tags=list(obj.tags), facts=dict(obj.facts), fields=dict(obj.fields),
-        provenance=obj.provenance, page=urls.object_page(obj.uri),
-        edges_out=[edge(e.kind, e.field, e.target) for e in index.out_edges.get(obj.uri, [])],
-        edges_in=[edge(e.kind, e.field, e.source) for e in index.in_edges.get(obj.uri, [])],
-        external=[EdgeRecord(edge=x.kind, field=x.field, uri=x.node)
-                  for x in index.externals_by_source.get(obj.uri, [])],
-        unresolved=[UnresolvedRecord(field=u.field, reference=u.reference, target=u.target_uri,
-                                     correction=u.correction, line=u.line)
-                    for u in index.unresolved_by_source.get(obj.uri, [])],
-        context_anchor=urls.anchor_for(obj.uri),
-        standings=rows,
-    )
-
-
 def _group_rows(kit: PageKit, page: str, anchor: str, groups: Sequence[Group]) -> list[tuple]:
     """What the page's table shows of each group it shows: ``(fact, its standing's name,
     its detail in the page's language, context kind, its listed contexts as markup, how
@@ -228,8 +198,8 @@ def object_files(kit: PageKit, obj: LayerObject, standings: Sequence[ObjectStand
     standings as they were, and says so — how many contexts are being recompiled — until
     the final page replaces it; 0 for the page a build writes."""
     groups = standing_groups(standings)
-    record = object_record(kit, obj, groups)
-    page = record.page
+    record = object_wire(kit, obj, groups)
+    page = record["page"]
     linked: list[str] = []
     body_html = None
     if obj.body and obj.body.strip():
@@ -238,16 +208,18 @@ def object_files(kit: PageKit, obj: LayerObject, standings: Sequence[ObjectStand
     walk = cross_ref_walk(kit.index, obj.uri)
     xref_hits, xref_unresolved = walk_rows(kit, page, walk)
     state = kit.index.issue_states.get(obj.uri)
-    shown = _group_rows(kit, page, record.context_anchor, groups)
+    shown = _group_rows(kit, page, record["context_anchor"], groups)
     html = kit.render(
         "object.html", page,
         title=f"{obj.kind} {obj.identity}",
         obj=obj,
-        rec=record,
+        state=state.state if state else None,
         body_html=body_html,
         fields=field_rows(obj.fields),
         edges_out=edges_out(kit, page, kit.index.out_edges.get(obj.uri, ())),
         edges_in=edges_in(kit, page, kit.index.in_edges.get(obj.uri, ())),
+        external=[EdgeRow(x.kind, x.field, x.node, None)
+                  for x in kit.index.externals_by_source.get(obj.uri, ())],
         groups=shown,
         standings_hidden=sum(len(g[2]) for g in groups) - sum(r[5] for r in shown),
         standing_counts=standing_counts(_counts(groups)),
@@ -262,4 +234,4 @@ def object_files(kit: PageKit, obj: LayerObject, standings: Sequence[ObjectStand
         xref_unresolved=xref_unresolved,
         provisional=provisional,
     )
-    return [(urls.object_json(obj.uri), canonical_json(record)), (page, html)], linked
+    return [(urls.object_json(obj.uri), canonical_wire_json(record)), (page, html)], linked
