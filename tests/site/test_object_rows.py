@@ -13,7 +13,7 @@ from generator.query.crossref import cross_ref_query, cross_ref_walk
 from generator.site import i18n, urls
 from generator.site.build import SiteInputs, page_kit
 from generator.site.pages.object import object_record
-from generator.site.pages.object_rows import edges_in, edges_out, walk_rows
+from generator.site.pages.object_rows import HitRow, edges_in, edges_out, hit_items, walk_rows
 from generator.workspace import Workspace
 
 
@@ -76,3 +76,23 @@ def test_hits_reached_over_one_step_share_their_sentence(demo_kit):
         whys.setdefault(hit.why, hit.why)
         assert whys[hit.why] is hit.why  # one phrase per step, not one per hit
     assert len(whys) < len(walk.hits)
+
+
+#: How the page's template listed the hits, a macro and a filter per cell.
+_TEMPLATE_HITS = ('{% from "macros.html" import uri_link %}{% for h in hits %}<li>'
+                  '{{ uri_link(h.uri, h.href) }}{% if h.title %} <span class="sub">'
+                  '{{ h.title }}</span>{% endif %} <span class="why">— {{ h.why|code }}</span>'
+                  '</li>\n{% endfor %}')
+
+
+@pytest.mark.parametrize("lang", ["en", "cs"])
+def test_the_hits_markup_is_what_the_template_wrote(demo_kit, lang):
+    template = demo_kit.env.from_string(_TEMPLATE_HITS)
+    odd = [HitRow("majordomus://issue/<b>&", "<i>it's</i>", None, "`a<b>` & \"b\""),
+           HitRow("majordomus://issue/x", "", "../issue/x.html?a=1&b=2", "why `x`")]
+    with i18n.using(lang):
+        for uri in sorted(demo_kit.index.objects):
+            page = urls.object_page(uri)
+            hits, _ = walk_rows(demo_kit, page, cross_ref_walk(demo_kit.index, uri))
+            assert hit_items(hits) == template.render(hits=hits), uri
+        assert hit_items(odd) == template.render(hits=odd)

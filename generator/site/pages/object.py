@@ -21,7 +21,7 @@ from ..standing_table import Rows
 from .diagnostics import said
 from .kit import PageKit, path_resolver
 from .object_json import object_record, object_wire
-from .object_rows import EdgeRow, edges_in, edges_out, walk_rows
+from .object_rows import EdgeRow, edges_in, edges_out, hit_items, walk_rows
 
 __all__ = ["object_record", "object_files", "standing_groups", "shown_counts",
            "MAX_STANDINGS_SHOWN", "STANDING_NAMES", "standing_counts", "walk_intro"]
@@ -231,6 +231,7 @@ def object_files(kit: PageKit, obj: LayerObject, standings: Sequence[ObjectStand
         xref_reached=len(walk.hits),
         xref_intro=walk_intro(walk),
         xref_hits=xref_hits,
+        xref_items=hit_items(xref_hits),
         xref_unresolved=xref_unresolved,
         provisional=provisional,
     )

@@ -8,13 +8,17 @@ from __future__ import annotations
 
 from typing import Iterable, NamedTuple
 
+from markupsafe import Markup
+
 from ...index import Edge
 from ...phrases import Phrase
 from ...query.crossref import Walk
-from ..i18n import speak
+from ..i18n import _, speak
+from ..templating import inline_code
+from .context_rows import esc
 from .kit import PageKit
 
-__all__ = ["EdgeRow", "HitRow", "GapRow", "edges_out", "edges_in", "walk_rows"]
+__all__ = ["EdgeRow", "HitRow", "GapRow", "edges_out", "edges_in", "walk_rows", "hit_items"]
 
 
 class EdgeRow(NamedTuple):
@@ -73,3 +77,21 @@ def walk_rows(kit: PageKit, page: str, walk: Walk) -> tuple[list[HitRow], list[G
     gaps = [GapRow(g.field, g.source.split("://", 1)[-1], g.reference, speak(g.why),
                    g.unresolved) for g in walk.unresolved]
     return hits, gaps
+
+
+def hit_items(hits: Iterable[HitRow]) -> Markup:
+    """The walk's hits as the page lists them, one ``<li>`` a line: a link to the object
+    (or its URI marked missing), its title, why it was reached. Written here rather than by
+    a macro and a filter per cell: some twenty hits on each of 30,000 pages."""
+    missing = _("not held by the layer")  # an interface string: markup as translated
+    whys: dict[str, str] = {}  # hits of one step say the same sentence
+    out = []
+    for uri, title, href, why in hits:
+        link = (f'<a href="{esc(href)}" class="uri">{esc(uri)}</a>' if href else
+                f'<span class="uri missing" title="{missing}">{esc(uri)}</span>')
+        sub = f' <span class="sub">{esc(title)}</span>' if title else ""
+        said = whys.get(why)
+        if said is None:
+            said = whys[why] = str(inline_code(why))
+        out.append(f'<li>{link}{sub} <span class="why">— {said}</span></li>\n')
+    return Markup("".join(out))
