@@ -96,3 +96,37 @@ def test_the_hits_markup_is_what_the_template_wrote(demo_kit, lang):
             hits, _ = walk_rows(demo_kit, page, cross_ref_walk(demo_kit.index, uri))
             assert hit_items(hits) == template.render(hits=hits), uri
         assert hit_items(odd) == template.render(hits=odd)
+
+
+#: How the page's template wrote the standings table's rows, cell by cell.
+_TEMPLATE_GROUPS = (
+    '{% from "macros.html" import tier_badge %}'
+    '{% for fact, standing, detail, kind, links, listed, more in groups %}\n'
+    '<tr><td><span class="standing standing-{{ fact.standing }}">{{ standing }}</span></td>\n'
+    "<td>{% if fact.standing == 'selected' %}{{ tier_badge(fact.word) }}{% else %}"
+    '<span class="reason reason-{{ fact.word }}">{{ fact.word }}</span>{% endif %}</td>\n'
+    "<td class=\"num\">{{ fact.cost_tokens|n if fact.cost_tokens is not none else '' }}</td>\n"
+    '<td class="detail">{{ detail|code }}</td>\n'
+    '<td class="contexts"><span class="kind">{{ kind }}</span> {{ links }}{% if more %} '
+    '{% trans count=more, num=more|n %}… and {{ num }} more{% pluralize %}… and {{ num }} '
+    'more{% endtrans %}{% endif %}</td></tr>\n{% endfor %}\n')
+
+
+@pytest.mark.parametrize("lang", ["en", "cs"])
+def test_the_standings_rows_are_what_the_template_wrote(demo_kit, lang):
+    from markupsafe import Markup
+
+    from generator.site.contexts import StandingFact
+    from generator.site.pages.object import _group_items
+
+    template = demo_kit.env.from_string(_TEMPLATE_GROUPS)
+    links = Markup('<a href="../../contexts/issue/I1.html#x">I1</a> (0.5)')
+    rows = [(StandingFact("selected", "governance", "required", 1200), "selected", "required",
+             "issue", links, 1, 0),
+            (StandingFact("excluded", "budget", "it did not `fit`", 12345678), "excluded",
+             "it did not `fit` <b>&", "milestone", links, 1, 1),
+            (StandingFact("deduplicated", "<key>", "folded", None), "deduplicated", "",
+             "issue", links, 1, 25000),
+            (StandingFact("odd\"", "wörd'", "x", 0), "odd\"", "x", "k<", links, 1, 2)]
+    with i18n.using(lang):
+        assert _group_items(rows) == template.render(groups=rows)
