@@ -130,3 +130,40 @@ def test_the_standings_rows_are_what_the_template_wrote(demo_kit, lang):
             (StandingFact("odd\"", "wörd'", "x", 0), "odd\"", "x", "k<", links, 1, 2)]
     with i18n.using(lang):
         assert _group_items(rows) == template.render(groups=rows)
+
+
+#: How the page's template listed the edges, a macro and a message per edge.
+_TEMPLATE_EDGES = (
+    '{% from "macros.html" import uri_link %}'
+    '{% for e in edges_out %}<li><code>{{ e.edge }}</code> → {{ uri_link(e.uri, e.href) }} '
+    '<span class="sub">{% trans field=e.field %}from <code>{{ field }}</code>{% endtrans %}'
+    '</span></li>{% endfor %}\n'
+    '{% for e in external %}<li><code>{{ e.edge }}</code> → <span class="uri external" '
+    "title=\"{{ _('named, and outside the layer') }}\">{{ e.uri }}</span> <span class=\"sub\">"
+    '{% trans field=e.field %}external, from <code>{{ field }}</code>{% endtrans %}</span>'
+    '</li>{% endfor %}\n|'
+    '{% for e in edges_in %}<li>{{ uri_link(e.uri, e.href) }} → <code>{{ e.edge }}</code> '
+    '<span class="sub">{% trans field=e.field %}its <code>{{ field }}</code>{% endtrans %}'
+    '</span></li>{% endfor %}\n')
+
+
+@pytest.mark.parametrize("lang", ["en", "cs"])
+def test_the_edges_markup_is_what_the_template_wrote(demo_kit, lang):
+    from generator.site.pages.object_rows import EdgeRow, in_items, out_items
+
+    template = demo_kit.env.from_string(_TEMPLATE_EDGES)
+    odd = [EdgeRow("depends_on", "<f>&", "majordomus://issue/<x>", None),
+           EdgeRow("tracks'", "f\"", "majordomus://issue/y", "../issue/y.html?a&b")]
+    index = demo_kit.index
+    with i18n.using(lang):
+        for uri in [*sorted(index.objects), None]:
+            if uri is None:  # made-up edges with markup in every value
+                out, into, external = odd, odd, odd
+            else:
+                page = urls.object_page(uri)
+                out = edges_out(demo_kit, page, index.out_edges.get(uri, ()))
+                into = edges_in(demo_kit, page, index.in_edges.get(uri, ()))
+                external = [EdgeRow(x.kind, x.field, x.node, None)
+                            for x in index.externals_by_source.get(uri, ())]
+            assert f"{out_items(out, external)}|{in_items(into)}" == template.render(
+                edges_out=out, external=external, edges_in=into), uri

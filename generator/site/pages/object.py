@@ -23,7 +23,8 @@ from ..templating import inline_code
 from .context_rows import esc
 from .kit import PageKit, path_resolver
 from .object_json import object_record, object_wire
-from .object_rows import EdgeRow, edges_in, edges_out, hit_items, walk_rows
+from .object_rows import (EdgeRow, edges_in, edges_out, hit_items, in_items, out_items,
+                          walk_rows)
 
 __all__ = ["object_record", "object_files", "standing_groups", "shown_counts",
            "MAX_STANDINGS_SHOWN", "STANDING_NAMES", "standing_counts", "walk_intro"]
@@ -227,6 +228,10 @@ def object_files(kit: PageKit, obj: LayerObject, standings: Sequence[ObjectStand
     if obj.body and obj.body.strip():
         body_html = kit.md.render(obj.body, obj.provenance.directory, path_resolver(kit.index, page, linked))
     rel = lambda target: urls.relative(page, target) if target else None  # noqa: E731
+    out_rows = edges_out(kit, page, kit.index.out_edges.get(obj.uri, ()))
+    in_rows = edges_in(kit, page, kit.index.in_edges.get(obj.uri, ()))
+    external = [EdgeRow(x.kind, x.field, x.node, None)
+                for x in kit.index.externals_by_source.get(obj.uri, ())]
     walk = cross_ref_walk(kit.index, obj.uri)
     xref_hits, xref_unresolved = walk_rows(kit, page, walk)
     state = kit.index.issue_states.get(obj.uri)
@@ -238,10 +243,11 @@ def object_files(kit: PageKit, obj: LayerObject, standings: Sequence[ObjectStand
         state=state.state if state else None,
         body_html=body_html,
         fields=field_rows(obj.fields),
-        edges_out=edges_out(kit, page, kit.index.out_edges.get(obj.uri, ())),
-        edges_in=edges_in(kit, page, kit.index.in_edges.get(obj.uri, ())),
-        external=[EdgeRow(x.kind, x.field, x.node, None)
-                  for x in kit.index.externals_by_source.get(obj.uri, ())],
+        edges_out=out_rows,
+        edges_in=in_rows,
+        external=external,
+        out_items=out_items(out_rows, external),
+        in_items=in_items(in_rows),
         groups=shown,
         group_items=_group_items(shown),
         standings_hidden=sum(len(g[2]) for g in groups) - sum(r[5] for r in shown),

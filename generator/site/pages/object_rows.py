@@ -18,7 +18,8 @@ from ..templating import inline_code
 from .context_rows import esc
 from .kit import PageKit
 
-__all__ = ["EdgeRow", "HitRow", "GapRow", "edges_out", "edges_in", "walk_rows", "hit_items"]
+__all__ = ["EdgeRow", "HitRow", "GapRow", "edges_out", "edges_in", "walk_rows", "hit_items",
+           "out_items", "in_items"]
 
 
 class EdgeRow(NamedTuple):
@@ -79,19 +80,47 @@ def walk_rows(kit: PageKit, page: str, walk: Walk) -> tuple[list[HitRow], list[G
     return hits, gaps
 
 
+def _link(uri: str, href: str | None) -> str:
+    """What the ``uri_link`` macro writes: a link to the object's page, or its URI marked
+    as not held by the layer (an interface string is markup as translated)."""
+    if href:
+        return f'<a href="{esc(href)}" class="uri">{esc(uri)}</a>'
+    return f'<span class="uri missing" title="{_("not held by the layer")}">{esc(uri)}</span>'
+
+
+def out_items(edges: Iterable[EdgeRow], external: Iterable[EdgeRow]) -> Markup:
+    """The edges an object declares, then its external references, as the page lists them
+    (``<li>`` after ``<li>``): written here rather than by a macro and a message per edge.
+    The template's ``{% trans field=… %}`` messages: translated, then the field put in."""
+    declared = Markup(_("from <code>%(field)s</code>"))
+    out = [f'<li><code>{esc(e.edge)}</code> → {_link(e.uri, e.href)} <span class="sub">'
+           f'{declared % {"field": e.field}}</span></li>' for e in edges]
+    outside = _("named, and outside the layer")
+    named = Markup(_("external, from <code>%(field)s</code>"))
+    out += [f'<li><code>{esc(e.edge)}</code> → <span class="uri external" title="{outside}">'
+            f'{esc(e.uri)}</span> <span class="sub">{named % {"field": e.field}}</span></li>'
+            for e in external]
+    return Markup("".join(out))
+
+
+def in_items(edges: Iterable[EdgeRow]) -> Markup:
+    """The edges into an object, as the page lists them."""
+    its = Markup(_("its <code>%(field)s</code>"))
+    return Markup("".join(
+        f'<li>{_link(e.uri, e.href)} → <code>{esc(e.edge)}</code> <span class="sub">'
+        f'{its % {"field": e.field}}</span></li>' for e in edges))
+
+
 def hit_items(hits: Iterable[HitRow]) -> Markup:
     """The walk's hits as the page lists them, one ``<li>`` a line: a link to the object
     (or its URI marked missing), its title, why it was reached. Written here rather than by
     a macro and a filter per cell: some twenty hits on each of 30,000 pages."""
-    missing = _("not held by the layer")  # an interface string: markup as translated
     whys: dict[str, str] = {}  # hits of one step say the same sentence
     out = []
     for uri, title, href, why in hits:
-        link = (f'<a href="{esc(href)}" class="uri">{esc(uri)}</a>' if href else
-                f'<span class="uri missing" title="{missing}">{esc(uri)}</span>')
         sub = f' <span class="sub">{esc(title)}</span>' if title else ""
         said = whys.get(why)
         if said is None:
             said = whys[why] = str(inline_code(why))
-        out.append(f'<li>{link}{sub} <span class="why">— {said}</span></li>\n')
+        out.append(f'<li>{_link(uri, href)}{sub} <span class="why">— {said}</span></li>\n')
     return Markup("".join(out))
