@@ -16,7 +16,7 @@ from ...query.crossref import CROSS_REF_ORDER, Walk, cross_ref_walk
 from .. import urls
 from ..contexts import ContextKey, ObjectStanding, StandingFact
 from ..fieldtext import field_rows
-from ..i18n import N_, _, format_count, format_number, ngettext, speak
+from ..i18n import N_, _, active, format_count, format_number, ngettext, speak
 from ..standing_table import Rows
 from .diagnostics import said
 from ..templating import inline_code
@@ -69,12 +69,19 @@ def _standing_detail(fact: StandingFact) -> str:
     return fact.detail
 
 
+#: The walk's ordering rules as one sentence, per catalogue (language) it was said in.
+_WALK_ORDER: dict[object, str] = {}
+
+
 def walk_intro(walk: Walk) -> Markup:
     """"Query as executed: <query> — N objects reached, the first M shown; ordered by …":
     one sentence, its query as code."""
-    order = speak(CROSS_REF_ORDER[0])
-    for rule in CROSS_REF_ORDER[1:]:
-        order = _("{earlier}, then {next}").format(earlier=order, next=speak(rule))
+    order = _WALK_ORDER.get(active())
+    if order is None:  # the same on every page of a language: said once
+        order = speak(CROSS_REF_ORDER[0])
+        for rule in CROSS_REF_ORDER[1:]:
+            order = _("{earlier}, then {next}").format(earlier=order, next=speak(rule))
+        _WALK_ORDER[active()] = order
     n, shown = len(walk.hits), min(len(walk.hits), walk.cap)
     if n > shown:
         template = ngettext("Query as executed: {query} — {n} object reached, the first {shown} "

@@ -6,13 +6,15 @@ than the rest of the page. The JSON API and the query surfaces keep the models
 
 from __future__ import annotations
 
-from typing import Iterable, NamedTuple
+import posixpath
+from typing import Callable, Iterable, NamedTuple
 
 from markupsafe import Markup
 
 from ...index import Edge
 from ...phrases import Phrase
 from ...query.crossref import Walk
+from .. import urls
 from ..i18n import _, speak
 from ..templating import inline_code
 from .context_rows import esc
@@ -54,12 +56,24 @@ class GapRow(NamedTuple):
     unresolved: bool
 
 
+def _hrefs(kit: PageKit, page: str) -> Callable[[str], str | None]:
+    """:meth:`PageKit.object_href` from ``page``, its directory split off once."""
+    objects, here = kit.index.objects, posixpath.dirname(page)
+
+    def href(uri: str) -> str | None:
+        return urls.relative_from(here, urls.object_page(uri)) if uri in objects else None
+
+    return href
+
+
 def edges_out(kit: PageKit, page: str, edges: Iterable[Edge]) -> list[EdgeRow]:
-    return [EdgeRow(e.kind, e.field, e.target, kit.object_href(page, e.target)) for e in edges]
+    href = _hrefs(kit, page)
+    return [EdgeRow(e.kind, e.field, e.target, href(e.target)) for e in edges]
 
 
 def edges_in(kit: PageKit, page: str, edges: Iterable[Edge]) -> list[EdgeRow]:
-    return [EdgeRow(e.kind, e.field, e.source, kit.object_href(page, e.source)) for e in edges]
+    href = _hrefs(kit, page)
+    return [EdgeRow(e.kind, e.field, e.source, href(e.source)) for e in edges]
 
 
 def walk_rows(kit: PageKit, page: str, walk: Walk) -> tuple[list[HitRow], list[GapRow]]:
@@ -73,7 +87,8 @@ def walk_rows(kit: PageKit, page: str, walk: Walk) -> tuple[list[HitRow], list[G
             text = said[phrase] = speak(phrase)
         return text
 
-    hits = [HitRow(h.uri, h.title, kit.object_href(page, h.uri), spoken(h.why))
+    href = _hrefs(kit, page)
+    hits = [HitRow(h.uri, h.title, href(h.uri), spoken(h.why))
             for h in walk.hits[:walk.cap]]
     gaps = [GapRow(g.field, g.source.split("://", 1)[-1], g.reference, speak(g.why),
                    g.unresolved) for g in walk.unresolved]
