@@ -20,7 +20,8 @@ from typing import Any
 import orjson
 from pydantic import BaseModel
 
-__all__ = ["to_jsonable", "canonical_json", "canonical_json_text", "canonical_plain_json"]
+__all__ = ["to_jsonable", "canonical_json", "canonical_json_text", "canonical_plain_json",
+           "canonical_wire_json"]
 
 
 #: Values JSON writes as they are (exact types: no float, whose NaN needs the text form).
@@ -100,6 +101,15 @@ def _wire_json(data: Any, model: BaseModel | None = None) -> bytes:
     if text is None or _spelled_otherwise(text):
         return canonical_json_text(data if model is None else model).encode("utf-8")
     return text + b"\n"
+
+
+def canonical_wire_json(data: Any) -> bytes:
+    """:func:`canonical_json` of a model, given its wire form made by hand — what
+    ``model_dump(mode="json", exclude_none=True, by_alias=True)`` would give: dicts with
+    string keys, lists, tuples, strings, numbers, booleans and None — without the model
+    made and walked (a large layer's 30,000 object records). The same bytes as long as the
+    form is the model's; whoever makes it holds the two to the same bytes in a test."""
+    return _wire_json(data)
 
 
 def canonical_plain_json(value: Any) -> bytes:

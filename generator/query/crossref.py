@@ -30,6 +30,7 @@ hop count.
 from __future__ import annotations
 
 from collections import deque
+from typing import NamedTuple
 
 from ..errors import NotFoundError, RequestError
 from ..identifiers import PREFERRED_KINDS, candidates
@@ -39,7 +40,8 @@ from ..phrases import Phrase, say
 from .models import Hit, Trace, UnresolvedEdge
 from .text import check_limit
 
-__all__ = ["DEFAULT_DEPTH", "MAX_DEPTH", "CROSS_REF_ORDER_BY", "resolve_start", "cross_ref_query"]
+__all__ = ["DEFAULT_DEPTH", "MAX_DEPTH", "CROSS_REF_ORDER", "CROSS_REF_ORDER_BY", "resolve_start",
+           "cross_ref_query", "cross_ref_walk", "Walk", "WalkHit", "WalkGap"]
 
 DEFAULT_DEPTH = 2
 #: Walks deeper than this are clamped (and the clamp is recorded).
@@ -93,9 +95,47 @@ def check_depth(depth: int | None) -> tuple[int, str]:
     return depth, f"depth={depth}"
 
 
-def cross_ref_query(
+class WalkHit(NamedTuple):
+    """An object the walk reached, the first time: its URI, kind and title (None when it has
+    none), its hop count, and why (shared by every hit one object reached over one kind of
+    edge in one direction)."""
+
+    uri: str
+    kind: str
+    title: str | None
+    hop: int
+    why: Phrase
+
+
+class WalkGap(NamedTuple):
+    """A reference an expanded object declares that leads to no object: ``unresolved``
+    (dangling, or a path with nothing behind it) or else external (a kind the layer holds no
+    objects of)."""
+
+    source: str
+    field: str
+    reference: str
+    why: Phrase
+    unresolved: bool
+
+
+class Walk(NamedTuple):
+    """The walk as plain values: what :func:`cross_ref_query` makes its trace of, and what
+    an object page shows (30,000 of them on a large layer, each of some twenty hits)."""
+
+    query: str
+    #: Objects reached, the start included.
+    scanned: int
+    #: Every hit, in walk order, before the cap.
+    hits: list[WalkHit]
+    #: How many hits the trace lists (the limit applied).
+    cap: int
+    unresolved: list[WalkGap]
+
+
+def cross_ref_walk(
     index: Index, start: str, depth: int | None = None, limit: int | None = None
-) -> Trace:
+) -> Walk:
     """Walk from ``start`` (see the module docstring)."""
     origin, also = resolve_start(index, start)
     max_hop, depth_text = check_depth(depth)
@@ -104,9 +144,10 @@ def cross_ref_query(
     if also:
         query += " also=[" + ", ".join(also) + "]"
 
+    objects = index.objects
     hop_of: dict[str, int] = {origin.uri: 0}
-    hits: list[Hit] = []
-    unresolved: list[UnresolvedEdge] = []
+    hits: list[WalkHit] = []
+    unresolved: list[WalkGap] = []
     queue: deque[str] = deque([origin.uri])
     while queue:
         uri = queue.popleft()
@@ -114,34 +155,48 @@ def cross_ref_query(
         if hop >= max_hop:
             continue
         here = _label(index, uri)
-        steps = [(e.target, e, say("{edge} from {start}", edge=e.kind, start=here))
-                 for e in index.out_edges.get(uri, ())]
-        steps += [(e.source, e, say("{edge} into {start} (reverse)", edge=e.kind, start=here))
-                  for e in index.in_edges.get(uri, ())]
-        for neighbour, _edge, reason in steps:
+        # one sentence per kind of edge and direction from here, said by all its hits
+        whys: dict[tuple[str, bool], Phrase] = {}
+        steps = [(e.target, e.kind, False) for e in index.out_edges.get(uri, ())]
+        steps += [(e.source, e.kind, True) for e in index.in_edges.get(uri, ())]
+        for neighbour, edge, reverse in steps:
             if neighbour in hop_of:
                 continue
             hop_of[neighbour] = hop + 1
             queue.append(neighbour)
-            obj = index.objects[neighbour]
-            hits.append(Hit(anchor=neighbour, kind=obj.kind, title=obj.title or None,
-                            score=hop + 1,
-                            why=say("{reason}, hop {hop}", reason=reason, hop=hop + 1)))
+            why = whys.get((edge, reverse))
+            if why is None:
+                reason = (say("{edge} into {start} (reverse)", edge=edge, start=here) if reverse
+                          else say("{edge} from {start}", edge=edge, start=here))
+                why = whys[(edge, reverse)] = say("{reason}, hop {hop}", reason=reason,
+                                                  hop=hop + 1)
+            obj = objects[neighbour]
+            hits.append(WalkHit(neighbour, obj.kind, obj.title or None, hop + 1, why))
         for item in index.unresolved_by_source.get(uri, ()):
-            unresolved.append(UnresolvedEdge(source=uri, field=item.field,
-                                             reference=item.reference,
-                                             why=say("unresolved: {correction}",
-                                                     correction=item.said)))
+            unresolved.append(WalkGap(uri, item.field, item.reference,
+                                      say("unresolved: {correction}", correction=item.said),
+                                      True))
         for ext in index.externals_by_source.get(uri, ()):
-            unresolved.append(UnresolvedEdge(
-                source=uri, field=ext.field, reference=ext.node,
-                why=say("external: `{node}` names nothing the layer holds objects of; "
-                        "recorded, not followed", node=ext.node)))
+            unresolved.append(WalkGap(
+                uri, ext.field, ext.node,
+                say("external: `{node}` names nothing the layer holds objects of; "
+                    "recorded, not followed", node=ext.node), False))
+    return Walk(query, len(hop_of), hits, cap, unresolved)
+
+
+def cross_ref_query(
+    index: Index, start: str, depth: int | None = None, limit: int | None = None
+) -> Trace:
+    """Walk from ``start`` (see the module docstring): the walk as its wire models."""
+    walk = cross_ref_walk(index, start, depth, limit)
     return Trace(
-        query=query,
-        candidates_scanned=len(hop_of),
-        candidates_matched=len(hits),
+        query=walk.query,
+        candidates_scanned=walk.scanned,
+        candidates_matched=len(walk.hits),
         order_by=CROSS_REF_ORDER,
-        hits=tuple(hits[:cap]),
-        unresolved_edges=tuple(unresolved),
+        hits=tuple(Hit(anchor=h.uri, kind=h.kind, title=h.title, score=h.hop, why=h.why)
+                   for h in walk.hits[:walk.cap]),
+        unresolved_edges=tuple(UnresolvedEdge(source=g.source, field=g.field,
+                                              reference=g.reference, why=g.why)
+                               for g in walk.unresolved),
     )

@@ -10,21 +10,24 @@ from typing import Iterable, Sequence
 from markupsafe import Markup, escape
 
 from ...diagnostics import Diagnostic
-from ...jsonio import canonical_json
+from ...jsonio import canonical_wire_json
 from ...model import LayerObject
-from ...query.crossref import cross_ref_query
-from ...query.models import Trace
+from ...query.crossref import CROSS_REF_ORDER, Walk, cross_ref_walk
 from .. import urls
 from ..contexts import ContextKey, ObjectStanding, StandingFact
 from ..fieldtext import field_rows
-from ..i18n import N_, _, format_count, format_number, ngettext, speak, speak_or
-from ..records import EdgeRecord, ObjectRecord, StandingGroup, UnresolvedRecord
+from ..i18n import N_, _, active, format_count, format_number, ngettext, speak
 from ..standing_table import Rows
 from .diagnostics import said
+from ..templating import inline_code
+from .context_rows import esc
 from .kit import PageKit, path_resolver
+from .object_json import object_record, object_wire
+from .object_rows import (EdgeRow, edges_in, edges_out, hit_items, in_items, out_items,
+                          walk_rows)
 
 __all__ = ["object_record", "object_files", "standing_groups", "shown_counts",
-           "MAX_STANDINGS_SHOWN", "STANDING_NAMES", "standing_counts", "trace_intro"]
+           "MAX_STANDINGS_SHOWN", "STANDING_NAMES", "standing_counts", "walk_intro"]
 
 #: Object pages list at most this many contexts, every distinct standing first (up to this
 #: many); the JSON lists all of them. A listed context is a link to the object's row on its
@@ -66,14 +69,20 @@ def _standing_detail(fact: StandingFact) -> str:
     return fact.detail
 
 
-def trace_intro(trace: Trace) -> Markup:
+#: The walk's ordering rules as one sentence, per catalogue (language) it was said in.
+_WALK_ORDER: dict[object, str] = {}
+
+
+def walk_intro(walk: Walk) -> Markup:
     """"Query as executed: <query> — N objects reached, the first M shown; ordered by …":
     one sentence, its query as code."""
-    rules = trace.order_by_said()
-    order = speak(rules[0]) if rules else ""
-    for rule in rules[1:]:
-        order = _("{earlier}, then {next}").format(earlier=order, next=speak(rule))
-    n, shown = trace.candidates_matched, len(trace.hits)
+    order = _WALK_ORDER.get(active())
+    if order is None:  # the same on every page of a language: said once
+        order = speak(CROSS_REF_ORDER[0])
+        for rule in CROSS_REF_ORDER[1:]:
+            order = _("{earlier}, then {next}").format(earlier=order, next=speak(rule))
+        _WALK_ORDER[active()] = order
+    n, shown = len(walk.hits), min(len(walk.hits), walk.cap)
     if n > shown:
         template = ngettext("Query as executed: {query} — {n} object reached, the first {shown} "
                             "shown; ordered by {order}.",
@@ -83,7 +92,7 @@ def trace_intro(trace: Trace) -> Markup:
         template = ngettext("Query as executed: {query} — {n} object reached; ordered by {order}.",
                             "Query as executed: {query} — {n} objects reached; ordered by "
                             "{order}.", n)
-    return escape(template).format(query=Markup("<code>{}</code>").format(trace.query),
+    return escape(template).format(query=Markup("<code>{}</code>").format(walk.query),
                                    n=format_count(n), shown=format_count(shown), order=order)
 
 
@@ -136,36 +145,6 @@ def shown_counts(sizes: Sequence[int], most: int = MAX_STANDINGS_SHOWN) -> list[
     return shown
 
 
-def object_record(kit: PageKit, obj: LayerObject, groups: Sequence[Group]) -> ObjectRecord:
-    index = kit.index
-    state = index.issue_states.get(obj.uri)
-
-    def edge(e_kind: str, fld: str, uri: str) -> EdgeRecord:
-        return EdgeRecord(edge=e_kind, field=fld, uri=uri,
-                          page=urls.object_page(uri) if uri in index.objects else None)
-
-    rows = [StandingGroup(context_kind=kind, standing=fact.standing, word=fact.word,
-                          detail=fact.detail, cost_tokens=fact.cost_tokens,
-                          contexts=[(key.identity, relevance) for key, relevance in members])
-            for kind, fact, members in groups]
-    return ObjectRecord(
-        uri=obj.uri, kind=obj.kind, identity=obj.identity, title=obj.title, summary=obj.summary,
-        status=obj.status, state=state.state if state else None,
-        state_reasons=list(state.reasons) if state else [], version=obj.version,
-        tags=list(obj.tags), facts=dict(obj.facts), fields=dict(obj.fields),
-        provenance=obj.provenance, page=urls.object_page(obj.uri),
-        edges_out=[edge(e.kind, e.field, e.target) for e in index.out_edges.get(obj.uri, [])],
-        edges_in=[edge(e.kind, e.field, e.source) for e in index.in_edges.get(obj.uri, [])],
-        external=[EdgeRecord(edge=x.kind, field=x.field, uri=x.node)
-                  for x in index.externals_by_source.get(obj.uri, [])],
-        unresolved=[UnresolvedRecord(field=u.field, reference=u.reference, target=u.target_uri,
-                                     correction=u.correction, line=u.line)
-                    for u in index.unresolved_by_source.get(obj.uri, [])],
-        context_anchor=urls.anchor_for(obj.uri),
-        standings=rows,
-    )
-
-
 def _group_rows(kit: PageKit, page: str, anchor: str, groups: Sequence[Group]) -> list[tuple]:
     """What the page's table shows of each group it shows: ``(fact, its standing's name,
     its detail in the page's language, context kind, its listed contexts as markup, how
@@ -176,6 +155,26 @@ def _group_rows(kit: PageKit, page: str, anchor: str, groups: Sequence[Group]) -
                     _standing_detail(fact), kind,
                     _context_links(kit, page, anchor, members[:n]), n, len(members) - n))
     return out
+
+
+def _group_items(rows: Sequence[tuple]) -> Markup:
+    """The table's rows (:func:`_group_rows`), one ``<tr>`` a group, written here rather
+    than by the template cell by cell (a macro, three filters and five escapes a row, on
+    each of a large layer's 30,000 pages); values escaped where they enter."""
+    out = []
+    for fact, standing, detail, kind, links, _listed, more in rows:
+        word = esc(fact.word)
+        how = (f'<span class="tier tier-{word}">{word}</span>' if fact.standing == "selected"
+               else f'<span class="reason reason-{word}">{word}</span>')
+        cost = "" if fact.cost_tokens is None else esc(format_count(fact.cost_tokens))
+        # the words of the template's {% trans %}: translated, then the count put in
+        rest = "" if not more else " " + Markup(ngettext(
+            "… and %(num)s more", "… and %(num)s more", more)) % {"num": format_count(more)}
+        out.append(f'<tr><td><span class="standing standing-{esc(fact.standing)}">'
+                   f'{esc(standing)}</span></td>\n<td>{how}</td>\n<td class="num">{cost}</td>\n'
+                   f'<td class="detail">{inline_code(detail)}</td>\n<td class="contexts">'
+                   f'<span class="kind">{esc(kind)}</span> {links}{rest}</td></tr>\n')
+    return Markup("".join(out))
 
 
 _CONTEXTS = "contexts/"
@@ -229,26 +228,35 @@ def object_files(kit: PageKit, obj: LayerObject, standings: Sequence[ObjectStand
     standings as they were, and says so — how many contexts are being recompiled — until
     the final page replaces it; 0 for the page a build writes."""
     groups = standing_groups(standings)
-    record = object_record(kit, obj, groups)
-    page = record.page
+    record = object_wire(kit, obj, groups)
+    page = record["page"]
     linked: list[str] = []
     body_html = None
     if obj.body and obj.body.strip():
         body_html = kit.md.render(obj.body, obj.provenance.directory, path_resolver(kit.index, page, linked))
     rel = lambda target: urls.relative(page, target) if target else None  # noqa: E731
-    xref = cross_ref_query(kit.index, obj.uri)
+    out_rows = edges_out(kit, page, kit.index.out_edges.get(obj.uri, ()))
+    in_rows = edges_in(kit, page, kit.index.in_edges.get(obj.uri, ()))
+    external = [EdgeRow(x.kind, x.field, x.node, None)
+                for x in kit.index.externals_by_source.get(obj.uri, ())]
+    walk = cross_ref_walk(kit.index, obj.uri)
+    xref_hits, xref_unresolved = walk_rows(kit, page, walk)
     state = kit.index.issue_states.get(obj.uri)
-    shown = _group_rows(kit, page, record.context_anchor, groups)
+    shown = _group_rows(kit, page, record["context_anchor"], groups)
     html = kit.render(
         "object.html", page,
         title=f"{obj.kind} {obj.identity}",
         obj=obj,
-        rec=record,
+        state=state.state if state else None,
         body_html=body_html,
         fields=field_rows(obj.fields),
-        edges_out=[(e, rel(e.page)) for e in record.edges_out],
-        edges_in=[(e, rel(e.page)) for e in record.edges_in],
+        edges_out=out_rows,
+        edges_in=in_rows,
+        external=external,
+        out_items=out_items(out_rows, external),
+        in_items=in_items(in_rows),
         groups=shown,
+        group_items=_group_items(shown),
         standings_hidden=sum(len(g[2]) for g in groups) - sum(r[5] for r in shown),
         standing_counts=standing_counts(_counts(groups)),
         state_reasons="; ".join(speak(p) for p in state.said) if state else "",
@@ -256,11 +264,11 @@ def object_files(kit: PageKit, obj: LayerObject, standings: Sequence[ObjectStand
         own_context=kit.context_href(page, own_context) if own_context else None,
         json_href=rel(urls.object_json(obj.uri)),
         diagnostics=[(d, said(d)) for d in diagnostics],
-        xref=xref,
-        xref_intro=trace_intro(xref),
-        xref_hits=[(h, kit.object_href(page, h.anchor), speak_or(h.why_said(), h.why))
-                   for h in xref.hits],
-        xref_unresolved=[(e, speak_or(e.why_said(), e.why)) for e in xref.unresolved_edges],
+        xref_reached=len(walk.hits),
+        xref_intro=walk_intro(walk),
+        xref_hits=xref_hits,
+        xref_items=hit_items(xref_hits),
+        xref_unresolved=xref_unresolved,
         provisional=provisional,
     )
-    return [(urls.object_json(obj.uri), canonical_json(record)), (page, html)], linked
+    return [(urls.object_json(obj.uri), canonical_wire_json(record)), (page, html)], linked
