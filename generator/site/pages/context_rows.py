@@ -36,8 +36,8 @@ from ..reasons import Particular, params_of, usual_spent
 from ..templating import inline_code
 
 __all__ = ["RowWords", "selected_row", "excluded_row", "excluded_head", "excluded_tail",
-           "discovery_line", "esc", "short_uri", "structural_item", "joined", "phrase_of",
-           "refusal_records", "usual_sum", "refusal_sentences", "Written",
+           "discovery_line", "esc", "short_uri", "uri_link", "structural_item", "joined",
+           "phrase_of", "refusal_records", "usual_sum", "refusal_sentences", "Written",
            "ContextRows", "PageRows", "FACT_NAMES", "ROW_LIMIT"]
 
 #: The facts the engine adds to an entry (the layer's own fields are shown as they are).
@@ -163,14 +163,17 @@ def excluded_tail(cost: str, relevance: str, particular: str) -> str:
     return f"<td>{cost}<td>{relevance}<td>{particular}\n"
 
 
-def structural_item(uri: str, href: str | None, said: str, missing_title: str) -> str:
-    """An entry reached by more than one path, and the sentence that says so (as the
-    template's ``uri_link`` names an identifier: linked, else marked as not held)."""
+def uri_link(uri: str, href: str | None, missing_title: str) -> str:
+    """An identifier as the template's ``uri_link`` macro names it: a link to its page, or
+    marked as not held by the layer (``missing_title``, the page's words for that)."""
     if href:
-        link = f'<a href="{esc(href)}" class="uri">{esc(uri)}</a>'
-    else:
-        link = f'<span class="uri missing" title="{esc(missing_title)}">{esc(uri)}</span>'
-    return f"<li>{link} — {said}</li>"
+        return f'<a href="{esc(href)}" class="uri">{esc(uri)}</a>'
+    return f'<span class="uri missing" title="{esc(missing_title)}">{esc(uri)}</span>'
+
+
+def structural_item(uri: str, href: str | None, said: str, missing_title: str) -> str:
+    """An entry reached by more than one path, and the sentence that says so."""
+    return f"<li>{uri_link(uri, href, missing_title)} — {said}</li>"
 
 
 def joined(rows: Iterable[str]) -> Markup:
