@@ -16,7 +16,7 @@ from generator.site import i18n
 from generator.site.build import SiteInputs, page_kit
 from generator.site.contexts import ContextKey
 from generator.site.pages.context import context_files
-from generator.site.pages.context_rows import ContextRows, phrase_of
+from generator.site.pages.context_rows import ContextRows
 from generator.workspace import Workspace
 
 
@@ -65,7 +65,7 @@ def _exclusion_variants(answer):
             continue
         seen.add(x.reason)
         r = x.reason.value
-        phrase = phrase_of(x)
+        phrase = x.phrase
         for label, row in [("cost", _with_phrase(x, phrase, cost_tokens=x.cost_tokens + 7)),
                            ("relevance", _with_phrase(x, phrase, relevance=0.013)),
                            ("detail without a phrase", _with_phrase(x, None, detail="other"))]:
@@ -98,7 +98,7 @@ def _selected_variants(answer):
     for field, value in [("weight", 0.123), ("confidence", 0.5), ("depth", d.depth + 3),
                          ("via", "majordomus://adr/ADR-0001"), ("edge", "other_edge"),
                          ("selector", other_selector)]:
-        path = _with_phrase(d, phrase_of(d), **{field: value})
+        path = _with_phrase(d, d.phrase, **{field: value})
         yield (f"path: {field}", _replace(answer, "selected", i, e.model_copy(
             update={"discovered_by": (path, *e.discovered_by[1:])})))
     for label, reason in [("path: reason", "another reason"), ("path: its phrase", d.reason)]:

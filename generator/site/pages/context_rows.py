@@ -37,7 +37,7 @@ from ..templating import inline_code
 
 __all__ = ["RowWords", "selected_row", "excluded_row", "excluded_head", "excluded_tail",
            "discovery_line", "esc", "short_uri", "uri_link", "structural_item", "joined",
-           "phrase_of", "refusal_records", "usual_sum", "refusal_sentences", "Written",
+           "refusal_records", "usual_sum", "refusal_sentences", "Written",
            "ContextRows", "PageRows", "FACT_NAMES", "ROW_LIMIT"]
 
 #: The facts the engine adds to an entry (the layer's own fields are shown as they are).
@@ -97,7 +97,7 @@ def discovery_line(d: Discovery, via_href: str | None, words: RowWords) -> str:
         else:
             target = f"<code>{esc(d.via)}</code>"
         parts.append(" " + words.via.format(target=target))
-    parts.append(f" — {inline_code(speak_or(phrase_of(d), d.reason))} <small>")
+    parts.append(f" — {inline_code(speak_or(d.phrase, d.reason))} <small>")
     if d.confidence < 1:
         parts.append(words.dwc.format(depth=d.depth, weight=words.number(d.weight),
                                       confidence=words.number(d.confidence)))
@@ -179,13 +179,6 @@ def structural_item(uri: str, href: str | None, said: str, missing_title: str) -
 def joined(rows: Iterable[str]) -> Markup:
     """Rendered rows, as markup the template puts in as it is."""
     return Markup("".join(rows))
-
-
-def phrase_of(row: Excluded | Discovery) -> Phrase | None:
-    """``row.phrase``, read from the model's private state directly: through the property,
-    pydantic's ``__getattr__`` took ~20 times as long, once for each of ~900 rows a page."""
-    private = row.__pydantic_private__
-    return private.get("_phrase") if private else None
 
 
 def refusal_records(xs: list[Excluded]) -> list[Refusal] | None:
@@ -322,7 +315,7 @@ class PageRows:
         """An exclusion's row whose particular part its group's sentence does not depend on
         (every reason but budget), kept under the values it shows (``reason``: the row's
         reason's word)."""
-        phrase = phrase_of(x)
+        phrase = x.phrase
         key = (x.uri, reason, x.cost_tokens, x.relevance, x.detail, phrase)
         row = self._rows.get(key)
         if row is None:
@@ -400,7 +393,7 @@ class PageRows:
         the phrase its reason is said from."""
         facts = e.facts
         key = (_entry_values(e.__dict__), tuple(facts.items()) if facts else (), rule,
-               *[(_discovery_values(d.__dict__), phrase_of(d)) for d in e.discovered_by])
+               *[(_discovery_values(d.__dict__), d.phrase) for d in e.discovered_by])
         row = self._rows.get(key)
         if row is None:
             self.misses += 1
