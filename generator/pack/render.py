@@ -22,7 +22,6 @@ from typing import Callable
 
 from ..engine.numbers import BYTES_PER_TOKEN, fmt_number, tokens_for
 from ..jsonio import canonical_json
-from .assemble import short_uri
 from .memo import Memo
 from .models import Pack, PackEntry, PackFormat, PackSize
 
